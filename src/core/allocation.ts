@@ -1,0 +1,68 @@
+// Which account takes an order, and which payable amount (trade_amount) makes it unique there.
+// Pure rules: the store runs them inside the write transaction that inserts the order.
+import type { ChannelAccount } from "./types.ts";
+
+export interface CandidateAccount extends ChannelAccount {
+  /** Sum of trade_amount paid on this account today. */
+  paidToday: number;
+}
+
+export interface AllocationView {
+  /** Enabled accounts of this pay type, owned by the merchant or shared. */
+  candidateAccounts(pid: number, payType: string, dayStart: number): CandidateAccount[];
+  /** trade_amounts reserved on the account: pending, or ended unpaid at or after `unpaidSince`. */
+  takenTradeAmounts(accountId: number, payType: string, unpaidSince: number): Set<number>;
+}
+
+export interface AllocationPolicy {
+  maxOffset: number;
+  direction: "down" | "up";
+  matchWindow: number;
+  requireOnline: boolean;
+  heartbeatTimeout: number;
+}
+
+export type Allocation = { ok: true; accountId: number; tradeAmount: number } | { ok: false; reason: string };
+export type AllocationRule = (view: AllocationView) => Allocation;
+
+/** The first free amount: amount, amount-1, ... (or upwards), at most maxOffset cents away, never <= 0. */
+export function chooseTradeAmount(amount: number, taken: Set<number>, maxOffset: number, direction: "down" | "up"): number | null {
+  const step = direction === "down" ? -1 : 1;
+  for (let i = 0; i <= maxOffset; i++) {
+    const candidate = amount + i * step;
+    if (candidate <= 0) break;
+    if (!taken.has(candidate)) return candidate;
+  }
+  return null;
+}
+
+function fits(a: CandidateAccount, amount: number, now: number, p: AllocationPolicy): string | null {
+  if (a.minAmount > 0 && amount < a.minAmount) return "amount below every account's minimum";
+  if (a.maxAmount > 0 && amount > a.maxAmount) return "amount above every account's maximum";
+  if (a.dayAmount > 0 && a.paidToday + amount > a.dayAmount) return "daily limit reached on every account";
+  if (p.requireOnline && now - a.lastSeenAt > p.heartbeatTimeout) return "no account has an online monitoring client";
+  return null;
+}
+
+/** Builds the rule for one order; the store calls it with a view inside its transaction. */
+export function allocationRule(o: { pid: number; payType: string; amount: number; now: number; dayStart: number }, p: AllocationPolicy): AllocationRule {
+  return (view) => {
+    const accounts = view
+      .candidateAccounts(o.pid, o.payType, o.dayStart)
+      .sort((a, b) => a.sort - b.sort || a.lastUsedAt - b.lastUsedAt || a.id - b.id);
+    if (accounts.length === 0) return { ok: false, reason: `no enabled account for pay type ${o.payType}` };
+    let lastReason = "";
+    for (const a of accounts) {
+      const misfit = fits(a, o.amount, o.now, p);
+      if (misfit) {
+        lastReason = misfit;
+        continue;
+      }
+      const taken = view.takenTradeAmounts(a.id, o.payType, o.now - p.matchWindow);
+      const tradeAmount = chooseTradeAmount(o.amount, taken, p.maxOffset, p.direction);
+      if (tradeAmount !== null) return { ok: true, accountId: a.id, tradeAmount };
+      lastReason = "no free payable amount on any account; try again later";
+    }
+    return { ok: false, reason: lastReason };
+  };
+}

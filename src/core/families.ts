@@ -1,0 +1,46 @@
+// Each wire family registers how its notifications and return redirects look; the core's outbox
+// and pay flow call through this registry and never import a protocol.
+import type { Family, Merchant, Order } from "./types.ts";
+
+export interface SigningContext {
+  merchant: Merchant;
+  /** The platform private key (PEM) for families that sign with it (epay V2). */
+  platformPrivateKey: string;
+  now: number;
+}
+
+export interface FamilyNotifier {
+  family: Family;
+  /** The unsigned fields of the notification, stored in the outbox. */
+  notificationParams(order: Order): Record<string, string>;
+  method(merchant: Merchant): "GET" | "POST";
+  /** Signs at send time (V2 needs a fresh timestamp on every attempt). */
+  sign(params: Record<string, string>, ctx: SigningContext): Record<string, string>;
+  /** Whether the merchant's answer stops the retries. */
+  isAcknowledged(body: string): boolean;
+  timeoutMs: number;
+  /** The signed fields appended to return_url once the order is paid. */
+  returnParams(order: Order, ctx: SigningContext): Record<string, string>;
+}
+
+export class FamilyRegistry {
+  private readonly notifiers = new Map<string, FamilyNotifier>();
+  register(n: FamilyNotifier): void {
+    this.notifiers.set(n.family, n);
+  }
+  get(family: string): FamilyNotifier {
+    const n = this.notifiers.get(family);
+    if (!n) throw new Error(`no notifier registered for family ${family}`);
+    return n;
+  }
+  has(family: string): boolean {
+    return this.notifiers.has(family);
+  }
+}
+
+/** Appends query parameters to a URL that may already carry some. */
+export function withQuery(url: string, params: Record<string, string>): string {
+  const qs = new URLSearchParams(params).toString();
+  if (!qs) return url;
+  return url + (url.includes("?") ? "&" : "?") + qs;
+}

@@ -1,0 +1,34 @@
+// Field rules every family shares for a new order, so one order means the same thing whichever
+// protocol created it. Each check returns the message a merchant's developer needs to fix the call.
+export const PAY_TYPE_PATTERN = /^[a-z][a-z0-9_]{1,19}$/;
+const OUT_TRADE_NO = /^[\x21-\x7e]{1,64}$/;
+const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
+
+export function checkOutTradeNo(v: string): string | null {
+  return OUT_TRADE_NO.test(v) ? null : "out_trade_no must be 1-64 printable ASCII characters without spaces";
+}
+
+export function checkPayType(v: string): string | null {
+  return PAY_TYPE_PATTERN.test(v) ? null : `unsupported pay type: ${v.slice(0, 20)}`;
+}
+
+export function checkName(v: string, max = 127): string | null {
+  if (v.trim() === "") return "name must not be empty";
+  return [...v].length <= max ? null : `name must be at most ${max} characters`;
+}
+
+export function checkUrl(field: string, v: string): string | null {
+  if (v === "") return null;
+  if (v.length > 1024) return `${field} must be at most 1024 characters`;
+  return URL_PATTERN.test(v) ? null : `${field} must be an http(s) URL`;
+}
+
+export function checkParam(v: string): string | null {
+  return v.length <= 1024 ? null : "param must be at most 1024 characters";
+}
+
+/** pc / mobile / wap (and the V2 extras); anything else is judged from the user agent. */
+export function deviceFrom(given: string, userAgent: string): string {
+  if (given) return given.slice(0, 16);
+  return /Mobile|Android|iPhone|iPad|MicroMessenger|AlipayClient|QQ\//i.test(userAgent) ? "mobile" : "pc";
+}

@@ -1,0 +1,51 @@
+// Operator settings: one table of keys with their defaults, checks and help text. The CLI's
+// `xpay settings` documents itself from this table, and the core reads typed values through it.
+
+export interface SettingDef {
+  key: string;
+  default: string;
+  help: string;
+  /** Returns an error message when the value is not acceptable. */
+  check?: (value: string) => string | null;
+  /** Never printed by `settings list`. */
+  secret?: boolean;
+}
+
+const intIn = (min: number, max: number) => (v: string) =>
+  /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max ? null : `must be an integer from ${min} to ${max}`;
+const oneOf = (...values: string[]) => (v: string) => (values.includes(v) ? null : `must be one of: ${values.join(", ")}`);
+
+export const SETTINGS: SettingDef[] = [
+  { key: "order_ttl", default: "900", help: "Seconds an order stays payable after creation.", check: intIn(60, 86400) },
+  { key: "max_offset", default: "10", help: "How many cents the payable amount may differ from the order amount to stay unique on an account.", check: intIn(0, 1000) },
+  { key: "offset_direction", default: "down", help: "Search free payable amounts below (down) or above (up) the order amount.", check: oneOf("down", "up") },
+  { key: "match_window", default: "600", help: "Seconds after an unpaid order ends during which a late payment still matches it and its amount stays reserved.", check: intIn(0, 86400) },
+  { key: "timestamp_window", default: "300", help: "Accepted clock skew in seconds for signed `timestamp` fields (V2, native cancel, report API).", check: intIn(1, 86400) },
+  { key: "require_online_client", default: "0", help: "1: allocate only accounts whose monitoring client reported within the heartbeat timeout.", check: oneOf("0", "1") },
+  { key: "heartbeat_timeout", default: "90", help: "Seconds a monitoring client counts as online after its last report or heartbeat.", check: intIn(10, 3600) },
+  { key: "third_account_secret", default: "", help: "Secret that signs /api/report/third-account reports (MD5 rule of the spec).", secret: true },
+  { key: "epay_status_style", default: "spec", help: "spec: V1 api.php and V2 query answer status 1 pending / 2 paid; legacy: 0 unpaid / 1 paid, as 彩虹易支付 SDKs expect.", check: oneOf("spec", "legacy") },
+  { key: "pay_payed_wait_time", default: "3", help: "Seconds the cashier page shows success before redirecting to return_url.", check: intIn(0, 60) },
+  { key: "pay_tip", default: "", help: "Tip shown on the cashier page." },
+  { key: "service_qq", default: "", help: "Customer service QQ shown on the cashier page." },
+  { key: "pay_account_tip", default: "", help: "Account tip shown on the cashier page (pay_account_tip.tip)." },
+  { key: "audio_enable", default: "0", help: "1: the cashier page offers a spoken prompt.", check: oneOf("0", "1") },
+  { key: "audio_content", default: "请支付{{trade_amount}}元", help: "Spoken prompt template: {{trade_amount}} {{amount}} {{order_id}} {{out_order_id}} {{subject}} {{pay_type}}." },
+];
+
+const DEFS = new Map(SETTINGS.map((d) => [d.key, d]));
+
+export function settingDef(key: string): SettingDef | undefined {
+  return DEFS.get(key);
+}
+
+/** Typed view over the stored values with the defaults filled in. */
+export class Settings {
+  constructor(private readonly values: Record<string, string>) {}
+  str(key: string): string {
+    return this.values[key] ?? DEFS.get(key)?.default ?? "";
+  }
+  int(key: string): number {
+    return Number(this.str(key)) || 0;
+  }
+}

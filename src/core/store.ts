@@ -1,0 +1,160 @@
+// The store's surface: coarse async units of work, each atomic. Rules that must run inside a
+// transaction arrive as plain functions, so the store never imports the core's logic and a second
+// implementation (PostgreSQL) could serve the same core.
+import type { AllocationRule } from "./allocation.ts";
+import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
+
+export type ExistingDecision = { kind: "return" } | { kind: "retry" } | { kind: "error"; reason: string };
+
+export interface CreateOrderUnit {
+  order: NewOrder;
+  newTradeNo: () => string;
+  now: number;
+  expireTime: number;
+  /** Decides what a create with an out_trade_no that exists already does. */
+  onExisting: (existing: Order) => ExistingDecision;
+  /** Null when the order has no pay type yet (the payer picks on the cashier page). */
+  allocate: AllocationRule | null;
+}
+
+export type CreateOrderResult =
+  | { kind: "created"; order: Order }
+  | { kind: "existing"; order: Order }
+  | { kind: "error"; reason: string };
+
+export interface OutboxEntry {
+  family: string;
+  url: string;
+  method: "GET" | "POST";
+  params: Record<string, string>;
+}
+
+export interface PayUnit {
+  tradeNo: string;
+  now: number;
+  nowMs: number;
+  apiTradeNo?: string;
+  buyer?: string;
+  /** An order timed out at or after this time still accepts a (late) payment. */
+  acceptTimedOutSince: number;
+  /** The notification row for the paid order, or null when it has no notify_url. */
+  outbox: (paid: Order) => OutboxEntry | null;
+}
+
+export type PayResult =
+  | { kind: "paid"; order: Order; notificationId: number | null }
+  | { kind: "already_paid"; order: Order }
+  | { kind: "not_payable"; order: Order; reason: string }
+  | { kind: "not_found" };
+
+export interface Notification {
+  id: number;
+  tradeNo: string;
+  family: string;
+  url: string;
+  method: "GET" | "POST";
+  params: Record<string, string>;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: number; // ms
+  createdAt: number; // ms
+  deliveredAt: number | null;
+}
+
+export interface NotificationAttempt {
+  attemptedAt: number; // ms
+  durationMs: number;
+  httpStatus: number | null;
+  body: string;
+  error: string;
+  acknowledged: boolean;
+}
+
+export interface AttemptOutcome {
+  attempt: NotificationAttempt;
+  status: Notification["status"];
+  nextAttemptAt: number;
+}
+
+export interface ReportRecord {
+  kind: "message" | "amount" | "heart" | "third-account" | "third-heart" | "operator";
+  pid: number | null;
+  client: string;
+  raw: string;
+  amount: number | null;
+  payType: string;
+  channelCode: string;
+  dedupeKey: string | null;
+  outcome: "matched" | "unmatched" | "duplicate" | "rejected" | "accepted";
+  reason: string;
+  tradeNo: string | null;
+  createdAt: number;
+}
+
+export interface StoredReport extends ReportRecord {
+  id: number;
+}
+
+export interface OrderFilter {
+  pid?: number;
+  status?: number;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ChannelInput {
+  pid: number;
+  payType: string;
+  code: string;
+  name: string;
+  qrcode: string;
+  scheme?: string;
+  remark?: string;
+  minAmount?: number;
+  maxAmount?: number;
+  dayAmount?: number;
+  sort?: number;
+}
+
+export interface Store {
+  addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;
+  getMerchant(pid: number): Promise<Merchant | null>;
+  listMerchants(): Promise<Merchant[]>;
+  updateMerchant(pid: number, patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings">>): Promise<Merchant | null>;
+  merchantOrderCounts(pid: number, todayStart: number): Promise<{ total: number; today: number; yesterday: number }>;
+
+  getSettings(): Promise<Record<string, string>>;
+  setSetting(key: string, value: string): Promise<void>;
+  /** Stores the value only when the key is absent; returns the value now stored. */
+  initSetting(key: string, value: string): Promise<string>;
+
+  addChannel(c: ChannelInput & { now: number }): Promise<ChannelAccount>;
+  getChannel(id: number): Promise<ChannelAccount | null>;
+  listChannels(filter?: { pid?: number; usableBy?: number }): Promise<ChannelAccount[]>;
+  updateChannel(id: number, patch: Partial<Pick<ChannelAccount, "enabled" | "lastSeenAt">>): Promise<ChannelAccount | null>;
+
+  createOrder(unit: CreateOrderUnit): Promise<CreateOrderResult>;
+  /** Allocates an account for a pending order that has no pay type yet (the cashier's pick). */
+  chooseOrderPayType(tradeNo: string, payType: string, now: number, allocate: AllocationRule): Promise<{ ok: true; order: Order } | { ok: false; reason: string }>;
+  getOrder(tradeNo: string): Promise<Order | null>;
+  getOrderByOutTradeNo(pid: number, outTradeNo: string): Promise<Order | null>;
+  listOrders(filter: OrderFilter): Promise<Order[]>;
+  /** pending -> closed, only while still pending and not expired. */
+  closeOrder(tradeNo: string, now: number): Promise<boolean>;
+  /** Writes status 4 for pending orders past expire_time; returns how many. */
+  expireOrders(now: number): Promise<number>;
+
+  payOrder(unit: PayUnit): Promise<PayResult>;
+
+  claimDueNotifications(nowMs: number, limit: number, leaseMs: number): Promise<Notification[]>;
+  recordNotificationAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
+  requeueNotification(tradeNo: string, nowMs: number): Promise<boolean>;
+  getNotification(tradeNo: string): Promise<(Notification & { attempts_log: NotificationAttempt[] }) | null>;
+  listNotifications(filter: { status?: string; limit?: number }): Promise<Notification[]>;
+  nextNotificationDue(): Promise<number | null>;
+
+  insertReport(r: ReportRecord): Promise<{ id: number; duplicate: boolean }>;
+  listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
+
+  close(): void;
+}

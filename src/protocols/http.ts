@@ -1,0 +1,41 @@
+// Small HTTP helpers the route plugins share (never used by the pure codecs).
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+export function text(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+export function html(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+export function redirect(location: string): Response {
+  return new Response(null, { status: 302, headers: { location } });
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** A minimal error page for the browser-facing create routes (create-page, submit.php, V2 submit). */
+export function errorPage(message: string, status = 400): Response {
+  const m = escapeHtml(message);
+  return html(
+    `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<title>支付请求错误</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#333}` +
+      `h1{font-size:1.25rem;color:#c0392b}p{line-height:1.6;word-break:break-all}</style></head>` +
+      `<body><h1>支付请求错误</h1><p id="error">${m}</p></body></html>`,
+    status,
+  );
+}
+
+/** The payer's address: the socket peer, or X-Forwarded-For when the operator trusts a proxy. */
+export function peerIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = request.headers.get("x-forwarded-for");
+    if (fwd) return fwd.split(",")[0]!.trim().slice(0, 64);
+  }
+  return server?.requestIP(request)?.address ?? "";
+}

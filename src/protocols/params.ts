@@ -1,0 +1,92 @@
+// One reader for request parameters across the families: query string, form body or JSON body
+// (recognised by its leading `{` whatever the Content-Type, as hash-protocol clients send it).
+// Every value comes out as a string, since signatures are computed over the string form.
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Params = Record<string, string>;
+export type ParamsResult = { ok: true; params: Params } | { ok: false; reason: string };
+
+function scalar(key: string, v: unknown): string | { error: string } {
+  if (typeof v === "string") return v;
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v === "bigint") return String(v);
+  if (v === null) return "";
+  return { error: `parameter ${key} must be a string` };
+}
+
+function fromJson(text: string): ParamsResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: "request body is not valid JSON" };
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return { ok: false, reason: "request body must be a JSON object" };
+  const params: Params = {};
+  for (const [k, v] of Object.entries(data)) {
+    const s = scalar(k, v);
+    if (typeof s !== "string") return { ok: false, reason: s.error };
+    params[k] = s;
+  }
+  return { ok: true, params };
+}
+
+/** Form or query encoding; a key given twice is refused rather than guessed at. */
+export function fromForm(text: string): ParamsResult {
+  const params: Params = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (Object.hasOwn(params, k)) return { ok: false, reason: `parameter ${k} is given more than once` };
+    if (k.endsWith("[]") || /\[.*\]$/.test(k)) return { ok: false, reason: `parameter ${k} must be a string` };
+    params[k] = v;
+  }
+  return { ok: true, params };
+}
+
+export function parseBody(text: string): ParamsResult {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) return fromJson(trimmed);
+  return fromForm(text);
+}
+
+export async function readBody(request: Request): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return { ok: false, reason: `request body is larger than ${MAX_BODY_BYTES} bytes` };
+  let buf: ArrayBuffer;
+  try {
+    buf = await request.arrayBuffer();
+  } catch {
+    return { ok: false, reason: "request body could not be read" };
+  }
+  if (buf.byteLength > MAX_BODY_BYTES) return { ok: false, reason: `request body is larger than ${MAX_BODY_BYTES} bytes` };
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(buf) };
+  } catch {
+    return { ok: false, reason: "request body is not valid UTF-8" };
+  }
+}
+
+export function queryString(request: Request): string {
+  const i = request.url.indexOf("?");
+  return i < 0 ? "" : request.url.slice(i + 1);
+}
+
+/**
+ * Parameters of a request: GET reads the query; POST reads the body, or the query when the body
+ * is empty (some SDKs post with everything in the URL).
+ */
+export async function readParams(request: Request): Promise<ParamsResult> {
+  const query = queryString(request);
+  if (request.method === "GET" || request.method === "HEAD") return safeForm(query);
+  const body = await readBody(request);
+  if (!body.ok) return body;
+  if (body.text.trim() === "") return safeForm(query);
+  return parseBody(body.text);
+}
+
+function safeForm(text: string): ParamsResult {
+  try {
+    return fromForm(text);
+  } catch {
+    return { ok: false, reason: "query string is malformed" };
+  }
+}

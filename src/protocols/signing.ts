@@ -1,0 +1,100 @@
+// The signing rules of every wire family, written once: MD5 with an appended secret (native,
+// epay V1, hash, report) and RSA-SHA256 (epay V2). Every signer has its verifier beside it.
+import { createHash, createPrivateKey, createPublicKey, createSign, createVerify, timingSafeEqual, type KeyObject } from "node:crypto";
+
+export type SignableValue = string | number | bigint | boolean | null | undefined;
+export type Signable = Record<string, SignableValue>;
+
+/** `k=v&...` over non-empty values, ASCII-sorted, raw (not URL-encoded), skipping `excluded`. */
+export function canonicalString(params: Signable, excluded: readonly string[]): string {
+  const keys = Object.keys(params)
+    .filter((k) => !excluded.includes(k) && !isEmpty(params[k]))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return keys.map((k) => `${k}=${String(params[k])}`).join("&");
+}
+
+function isEmpty(v: SignableValue): boolean {
+  return v === undefined || v === null || v === "";
+}
+
+export function md5Hex(text: string): string {
+  return createHash("md5").update(text, "utf8").digest("hex");
+}
+
+export function md5Sign(params: Signable, secret: string, excluded: readonly string[]): string {
+  return md5Hex(canonicalString(params, excluded) + secret);
+}
+
+/** Constant-time comparison of two hex or Base64 signatures (case-insensitive for hex). */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a.toLowerCase(), "utf8");
+  const y = Buffer.from(b.toLowerCase(), "utf8");
+  if (x.length !== y.length) {
+    timingSafeEqual(x, x); // keep the timing of a mismatch independent of where it is
+    return false;
+  }
+  return timingSafeEqual(x, y);
+}
+
+export function md5Verify(params: Signable, secret: string, signatureField: string, excluded: readonly string[]): boolean {
+  const given = params[signatureField];
+  if (typeof given !== "string" || given.length !== 32) return false;
+  return safeEqual(md5Sign(params, secret, excluded), given);
+}
+
+// Parsing a PEM or DER key costs more than the signature itself, so keys are parsed once.
+const keyCache = new Map<string, KeyObject>();
+
+function keyBody(key: string): string {
+  return key.replace(/-----(BEGIN|END)[^-]*-----/g, "").replace(/\s+/g, "");
+}
+
+/** Accepts PEM (PKCS#8/SPKI, or PKCS#1) and bare Base64 DER bodies, as epay SDKs store keys. */
+export function privateKeyFrom(key: string): KeyObject {
+  const cacheKey = "priv:" + key;
+  let k = keyCache.get(cacheKey);
+  if (!k) {
+    k = key.includes("-----BEGIN")
+      ? createPrivateKey(key)
+      : createPrivateKey({ key: Buffer.from(keyBody(key), "base64"), format: "der", type: "pkcs8" });
+    keyCache.set(cacheKey, k);
+  }
+  return k;
+}
+
+export function publicKeyFrom(key: string): KeyObject {
+  const cacheKey = "pub:" + key;
+  let k = keyCache.get(cacheKey);
+  if (!k) {
+    k = key.includes("-----BEGIN")
+      ? createPublicKey(key)
+      : createPublicKey({ key: Buffer.from(keyBody(key), "base64"), format: "der", type: "spki" });
+    keyCache.set(cacheKey, k);
+  }
+  return k;
+}
+
+export const RSA_EXCLUDED = ["sign", "sign_type"] as const;
+
+export function rsaSign(params: Signable, privateKey: string): string {
+  const signer = createSign("RSA-SHA256");
+  signer.update(canonicalString(params, RSA_EXCLUDED), "utf8");
+  return signer.sign(privateKeyFrom(privateKey), "base64");
+}
+
+export function rsaVerify(params: Signable, publicKey: string): boolean {
+  const given = params.sign;
+  if (typeof given !== "string" || given === "") return false;
+  try {
+    const verifier = createVerify("RSA-SHA256");
+    verifier.update(canonicalString(params, RSA_EXCLUDED), "utf8");
+    return verifier.verify(publicKeyFrom(publicKey), given, "base64");
+  } catch {
+    return false; // a malformed key or signature is a failed verification, never a 500
+  }
+}
+
+/** The body of a PEM key as one Base64 line: the form epay V2 SDKs are configured with. */
+export function pemToBase64(pem: string): string {
+  return keyBody(pem);
+}

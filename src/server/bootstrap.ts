@@ -1,0 +1,25 @@
+// Assembles a Gateway: the store, the registered families. `serve`, every CLI command and the
+// tests build theirs here, so they all run the same core the same way.
+import type { Clock } from "../core/clock.ts";
+import { Gateway } from "../core/gateway.ts";
+import type { Store } from "../core/store.ts";
+import { nativeNotifier } from "../protocols/native/codec.ts";
+import { SqliteStore } from "../store/sqlite/index.ts";
+
+export interface OpenOptions {
+  db: string;
+  baseUrl?: string;
+  clock?: Clock;
+  trustProxy?: boolean;
+  store?: Store;
+}
+
+export function registerFamilies(gw: Gateway): Gateway {
+  gw.families.register(nativeNotifier);
+  return gw;
+}
+
+export function openGateway(o: OpenOptions): Gateway {
+  const store = o.store ?? SqliteStore.open(o.db);
+  return registerFamilies(new Gateway({ store, baseUrl: o.baseUrl ?? "http://127.0.0.1:8080", clock: o.clock, trustProxy: o.trustProxy }));
+}

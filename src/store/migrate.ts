@@ -1,0 +1,37 @@
+import type { Database } from "bun:sqlite";
+import { MIGRATIONS, type Migration } from "./migrations/index.ts";
+
+export interface MigrationState {
+  version: number;
+  name: string;
+  applied: boolean;
+}
+
+function currentVersion(db: Database): number {
+  const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
+  return row?.user_version ?? 0;
+}
+
+export function migrationStatus(db: Database, all: Migration[] = MIGRATIONS): MigrationState[] {
+  const v = currentVersion(db);
+  return all.map((m) => ({ version: m.version, name: m.name, applied: m.version <= v }));
+}
+
+/** Applies pending migrations, each in its own transaction; returns the versions applied. */
+export function migrate(db: Database, all: Migration[] = MIGRATIONS): number[] {
+  const applied: number[] = [];
+  for (const m of all) {
+    if (m.version <= currentVersion(db)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.exec(`PRAGMA user_version = ${m.version}`);
+    }).immediate();
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+export function pendingMigrations(db: Database, all: Migration[] = MIGRATIONS): Migration[] {
+  const v = currentVersion(db);
+  return all.filter((m) => m.version > v);
+}

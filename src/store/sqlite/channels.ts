@@ -1,0 +1,83 @@
+import type { Database } from "bun:sqlite";
+import type { CandidateAccount } from "../../core/allocation.ts";
+import type { ChannelInput } from "../../core/store.ts";
+import type { ChannelAccount } from "../../core/types.ts";
+import { toChannel } from "./rows.ts";
+
+type Row = Record<string, unknown>;
+
+export function addChannel(db: Database, c: ChannelInput & { now: number }): ChannelAccount {
+  const row = db
+    .query(
+      `INSERT INTO channel_accounts (pid, pay_type, code, name, remark, qrcode, scheme, min_amount, max_amount, day_amount, sort, created_at)
+       VALUES ($pid, $pay_type, $code, $name, $remark, $qrcode, $scheme, $min, $max, $day, $sort, $now) RETURNING *`,
+    )
+    .get({
+      pid: c.pid,
+      pay_type: c.payType,
+      code: c.code,
+      name: c.name,
+      remark: c.remark ?? "",
+      qrcode: c.qrcode,
+      scheme: c.scheme ?? "",
+      min: c.minAmount ?? 0,
+      max: c.maxAmount ?? 0,
+      day: c.dayAmount ?? 0,
+      sort: c.sort ?? 0,
+      now: c.now,
+    }) as Row;
+  return toChannel(row);
+}
+
+export function getChannel(db: Database, id: number): ChannelAccount | null {
+  const row = db.query("SELECT * FROM channel_accounts WHERE id = $id").get({ id }) as Row | null;
+  return row ? toChannel(row) : null;
+}
+
+/** `pid` lists one owner's accounts; `usableBy` lists a merchant's own plus the shared ones. */
+export function listChannels(db: Database, filter: { pid?: number; usableBy?: number } = {}): ChannelAccount[] {
+  if (filter.usableBy !== undefined) {
+    return (db.query("SELECT * FROM channel_accounts WHERE pid IN (0, $pid) ORDER BY sort, id").all({ pid: filter.usableBy }) as Row[]).map(toChannel);
+  }
+  if (filter.pid !== undefined) {
+    return (db.query("SELECT * FROM channel_accounts WHERE pid = $pid ORDER BY sort, id").all({ pid: filter.pid }) as Row[]).map(toChannel);
+  }
+  return (db.query("SELECT * FROM channel_accounts ORDER BY id").all() as Row[]).map(toChannel);
+}
+
+export function updateChannel(db: Database, id: number, patch: Partial<Pick<ChannelAccount, "enabled" | "lastSeenAt">>): ChannelAccount | null {
+  const row = db
+    .query(
+      `UPDATE channel_accounts SET enabled = COALESCE($enabled, enabled), last_seen_at = COALESCE($seen, last_seen_at)
+       WHERE id = $id RETURNING *`,
+    )
+    .get({ id, enabled: patch.enabled === undefined ? null : patch.enabled ? 1 : 0, seen: patch.lastSeenAt ?? null }) as Row | null;
+  return row ? toChannel(row) : null;
+}
+
+export function candidateAccounts(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
+  const rows = db
+    .query(
+      `SELECT a.*, COALESCE((SELECT SUM(o.trade_amount) FROM orders o
+                              WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= $day), 0) AS paid_today
+       FROM channel_accounts a
+       WHERE a.enabled = 1 AND a.pay_type = $pay_type AND a.pid IN (0, $pid)`,
+    )
+    .all({ pid, pay_type: payType, day: dayStart }) as Row[];
+  return rows.map((r) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
+}
+
+export function takenTradeAmounts(db: Database, accountId: number, payType: string, unpaidSince: number): Set<number> {
+  // Pending orders hold their slot; so do orders that ended unpaid within the match window, so a
+  // late payment is never credited to a newer order with the same amount.
+  const rows = db
+    .query(
+      `SELECT trade_amount FROM orders
+       WHERE account_id = $account AND pay_type = $pay_type AND trade_amount IS NOT NULL AND (
+         (status = 1 AND expire_time >= $unpaid_since)
+         OR (status = 4 AND expire_time >= $unpaid_since)
+         OR (status = 3 AND closed_at >= $unpaid_since))`,
+    )
+    .all({ account: accountId, pay_type: payType, unpaid_since: unpaidSince }) as { trade_amount: number }[];
+  return new Set(rows.map((r) => r.trade_amount));
+}

@@ -1,0 +1,69 @@
+// The bun:sqlite store. bun:sqlite is synchronous, so every unit runs to completion inside its
+// transaction before the promise resolves; no transaction is ever held across an await.
+import type { Database } from "bun:sqlite";
+import type { Store } from "../../core/store.ts";
+import { openDatabase } from "../db.ts";
+import { migrate } from "../migrate.ts";
+import * as channels from "./channels.ts";
+import * as merchants from "./merchants.ts";
+import * as orders from "./orders.ts";
+import * as outbox from "./outbox.ts";
+import { payOrder } from "./pay.ts";
+import * as reports from "./reports.ts";
+
+export class SqliteStore implements Store {
+  constructor(readonly db: Database) {}
+
+  static open(path: string): SqliteStore {
+    const db = openDatabase(path);
+    migrate(db);
+    return new SqliteStore(db);
+  }
+
+  addMerchant: Store["addMerchant"] = async (m) => merchants.addMerchant(this.db, m);
+  getMerchant: Store["getMerchant"] = async (pid) => merchants.getMerchant(this.db, pid);
+  listMerchants: Store["listMerchants"] = async () => merchants.listMerchants(this.db);
+  updateMerchant: Store["updateMerchant"] = async (pid, patch) => merchants.updateMerchant(this.db, pid, patch);
+  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => merchants.merchantOrderCounts(this.db, pid, today);
+
+  getSettings: Store["getSettings"] = async () => {
+    const rows = this.db.query("SELECT key, value FROM settings").all() as { key: string; value: string }[];
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  };
+  setSetting: Store["setSetting"] = async (key, value) => {
+    this.db.query("INSERT INTO settings (key, value) VALUES ($key, $value) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run({ key, value });
+  };
+  initSetting: Store["initSetting"] = async (key, value) => {
+    this.db.query("INSERT INTO settings (key, value) VALUES ($key, $value) ON CONFLICT (key) DO NOTHING").run({ key, value });
+    return (this.db.query("SELECT value FROM settings WHERE key = $key").get({ key }) as { value: string }).value;
+  };
+
+  addChannel: Store["addChannel"] = async (c) => channels.addChannel(this.db, c);
+  getChannel: Store["getChannel"] = async (id) => channels.getChannel(this.db, id);
+  listChannels: Store["listChannels"] = async (f) => channels.listChannels(this.db, f);
+  updateChannel: Store["updateChannel"] = async (id, patch) => channels.updateChannel(this.db, id, patch);
+
+  createOrder: Store["createOrder"] = async (u) => orders.createOrder(this.db, u);
+  chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(this.db, t, p, now, a);
+  getOrder: Store["getOrder"] = async (t) => orders.getOrder(this.db, t);
+  getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);
+  listOrders: Store["listOrders"] = async (f) => orders.listOrders(this.db, f);
+  closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(this.db, t, now);
+  expireOrders: Store["expireOrders"] = async (now) => orders.expireOrders(this.db, now);
+
+  payOrder: Store["payOrder"] = async (u) => payOrder(this.db, u);
+
+  claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease) => outbox.claimDue(this.db, now, limit, lease);
+  recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(this.db, id, o);
+  requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(this.db, t, now);
+  getNotification: Store["getNotification"] = async (t) => outbox.getNotification(this.db, t);
+  listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
+  nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(this.db);
+
+  insertReport: Store["insertReport"] = async (r) => reports.insertReport(this.db, r);
+  listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,62 @@
+import type { Database } from "bun:sqlite";
+import type { Merchant } from "../../core/types.ts";
+import { toMerchant } from "./rows.ts";
+
+export function addMerchant(db: Database, m: { pid?: number; name: string; secret: string; now: number }): Merchant {
+  const row = db
+    .query(
+      `INSERT INTO merchants (pid, name, secret, created_at)
+       VALUES (COALESCE($pid, (SELECT MAX(COALESCE(max(pid) + 1, 1001), 1001) FROM merchants)), $name, $secret, $now)
+       RETURNING *`,
+    )
+    .get({ pid: m.pid ?? null, name: m.name, secret: m.secret, now: m.now }) as Record<string, unknown>;
+  return toMerchant(row);
+}
+
+export function getMerchant(db: Database, pid: number): Merchant | null {
+  const row = db.query("SELECT * FROM merchants WHERE pid = $pid").get({ pid }) as Record<string, unknown> | null;
+  return row ? toMerchant(row) : null;
+}
+
+export function listMerchants(db: Database): Merchant[] {
+  return (db.query("SELECT * FROM merchants ORDER BY pid").all() as Record<string, unknown>[]).map(toMerchant);
+}
+
+export function updateMerchant(
+  db: Database,
+  pid: number,
+  patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings">>,
+): Merchant | null {
+  const row = db
+    .query(
+      `UPDATE merchants SET
+         name = COALESCE($name, name),
+         active = COALESCE($active, active),
+         notify_method = COALESCE($notify_method, notify_method),
+         rsa_public_key = CASE WHEN $set_key THEN $rsa_public_key ELSE rsa_public_key END,
+         settings = COALESCE($settings, settings)
+       WHERE pid = $pid RETURNING *`,
+    )
+    .get({
+      pid,
+      name: patch.name ?? null,
+      active: patch.active === undefined ? null : patch.active ? 1 : 0,
+      notify_method: patch.notifyMethod ?? null,
+      set_key: patch.rsaPublicKey !== undefined ? 1 : 0,
+      rsa_public_key: patch.rsaPublicKey ?? null,
+      settings: patch.settings ? JSON.stringify(patch.settings) : null,
+    }) as Record<string, unknown> | null;
+  return row ? toMerchant(row) : null;
+}
+
+export function merchantOrderCounts(db: Database, pid: number, todayStart: number) {
+  const row = db
+    .query(
+      `SELECT COUNT(*) AS total,
+              SUM(CASE WHEN created_at >= $today THEN 1 ELSE 0 END) AS today,
+              SUM(CASE WHEN created_at >= $today - 86400 AND created_at < $today THEN 1 ELSE 0 END) AS yesterday
+       FROM orders WHERE pid = $pid`,
+    )
+    .get({ pid, today: todayStart }) as { total: number; today: number | null; yesterday: number | null };
+  return { total: row.total, today: row.today ?? 0, yesterday: row.yesterday ?? 0 };
+}

@@ -1,0 +1,65 @@
+import type { Database } from "bun:sqlite";
+import type { AttemptOutcome, Notification, NotificationAttempt } from "../../core/store.ts";
+import { toAttempt, toNotification } from "./rows.ts";
+
+type Row = Record<string, unknown>;
+
+/**
+ * Claims due rows by pushing their lease forward in the same statement that selects them, so two
+ * workers (two processes on one database) never send the same attempt.
+ */
+export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: number): Notification[] {
+  const rows = db
+    .query(
+      `UPDATE notifications SET claimed_until = $until
+       WHERE id IN (SELECT id FROM notifications
+                    WHERE status = 'pending' AND next_attempt_at <= $now AND claimed_until <= $now
+                    ORDER BY next_attempt_at LIMIT $limit)
+       RETURNING *`,
+    )
+    .all({ now: nowMs, until: nowMs + leaseMs, limit }) as Row[];
+  return rows.map(toNotification);
+}
+
+export function recordAttempt(db: Database, id: number, o: AttemptOutcome): void {
+  db.transaction(() => {
+    const a = o.attempt;
+    db.query(
+      `INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
+       VALUES ($id, $at, $dur, $status, $body, $error, $ack)`,
+    ).run({ id, at: a.attemptedAt, dur: a.durationMs, status: a.httpStatus, body: a.body, error: a.error, ack: a.acknowledged ? 1 : 0 });
+    db.query(
+      `UPDATE notifications SET attempts = attempts + 1, status = $status, next_attempt_at = $next, claimed_until = 0,
+         delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
+       WHERE id = $id`,
+    ).run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
+  }).immediate();
+}
+
+export function requeue(db: Database, tradeNo: string, nowMs: number): boolean {
+  return (
+    db
+      .query("UPDATE notifications SET status = 'pending', next_attempt_at = $now, claimed_until = 0 WHERE trade_no = $t")
+      .run({ t: tradeNo, now: nowMs }).changes === 1
+  );
+}
+
+export function getNotification(db: Database, tradeNo: string): (Notification & { attempts_log: NotificationAttempt[] }) | null {
+  const row = db.query("SELECT * FROM notifications WHERE trade_no = $t").get({ t: tradeNo }) as Row | null;
+  if (!row) return null;
+  const n = toNotification(row);
+  const attempts = (db.query("SELECT * FROM notification_attempts WHERE notification_id = $id ORDER BY id").all({ id: n.id }) as Row[]).map(toAttempt);
+  return { ...n, attempts_log: attempts };
+}
+
+export function listNotifications(db: Database, f: { status?: string; limit?: number }): Notification[] {
+  const rows = db
+    .query("SELECT * FROM notifications WHERE ($status IS NULL OR status = $status) ORDER BY id DESC LIMIT $limit")
+    .all({ status: f.status ?? null, limit: f.limit ?? 100 }) as Row[];
+  return rows.map(toNotification);
+}
+
+export function nextDue(db: Database): number | null {
+  const row = db.query("SELECT MIN(MAX(next_attempt_at, claimed_until)) AS due FROM notifications WHERE status = 'pending'").get() as { due: number | null };
+  return row.due;
+}

@@ -1,0 +1,38 @@
+import type { Database } from "bun:sqlite";
+import type { ReportRecord, StoredReport } from "../../core/store.ts";
+import { toReport } from "./rows.ts";
+
+/** Stores a report. A second report with the same dedupe key is stored as a duplicate instead. */
+export function insertReport(db: Database, r: ReportRecord): { id: number; duplicate: boolean } {
+  return db.transaction(() => {
+    let outcome = r.outcome;
+    let duplicate = false;
+    if (r.dedupeKey !== null) {
+      const seen = db.query("SELECT id FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: r.dedupeKey });
+      if (seen) {
+        outcome = "duplicate";
+        duplicate = true;
+      }
+    }
+    const row = db
+      .query(
+        `INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)
+         VALUES ($kind, $pid, $client, $raw, $amount, $pay_type, $code, $key, $outcome, $reason, $trade_no, $at) RETURNING id`,
+      )
+      .get({
+        kind: r.kind, pid: r.pid, client: r.client, raw: r.raw, amount: r.amount, pay_type: r.payType, code: r.channelCode,
+        key: r.dedupeKey, outcome, reason: duplicate ? "duplicate of an earlier report" : r.reason, trade_no: duplicate ? null : r.tradeNo, at: r.createdAt,
+      }) as { id: number };
+    return { id: row.id, duplicate };
+  }).immediate();
+}
+
+export function listReports(db: Database, f: { pid?: number; outcome?: string; limit?: number }): StoredReport[] {
+  const rows = db
+    .query(
+      `SELECT * FROM reports WHERE ($pid IS NULL OR pid = $pid) AND ($outcome IS NULL OR outcome = $outcome)
+       ORDER BY id DESC LIMIT $limit`,
+    )
+    .all({ pid: f.pid ?? null, outcome: f.outcome ?? null, limit: f.limit ?? 100 }) as Record<string, unknown>[];
+  return rows.map(toReport);
+}
