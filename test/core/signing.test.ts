@@ -7,7 +7,7 @@ import { canonicalString, md5Sign, md5Verify, pemToBase64, rsaSign, rsaVerify } 
 describe("MD5 vectors", () => {
   for (const v of vectors.md5) {
     test(v.name, () => {
-      const params = v.params as Record<string, string | number>;
+      const params = v.params as unknown as Record<string, string | number>;
       expect(canonicalString(params, v.excluded)).toBe(v.canonical);
       expect(md5Sign(params, v.secret, v.excluded)).toBe(v.signature);
       const withSig = { ...params, [v.signature_field]: v.signature };
@@ -23,7 +23,7 @@ describe("RSA vectors", () => {
   const { private_key_pem, public_key_pem, public_key_base64, private_key_base64 } = vectors.rsa;
   for (const c of vectors.rsa.cases) {
     test(c.name, () => {
-      const params = c.params as Record<string, string | number>;
+      const params = c.params as unknown as Record<string, string | number>;
       expect(canonicalString(params, ["sign", "sign_type"])).toBe(c.canonical);
       expect(rsaSign(params, private_key_pem)).toBe(c.signature);
       expect(rsaSign(params, private_key_base64)).toBe(c.signature);

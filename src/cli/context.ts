@@ -1,0 +1,66 @@
+// What every command file gets: a lazily opened Gateway on the --db file, and output helpers that
+// print for people (picocolors) or for scripts (--json).
+import type { Command } from "commander";
+import pc from "picocolors";
+import type { Gateway } from "../core/gateway.ts";
+import { openGateway } from "../server/bootstrap.ts";
+
+/** A failure to report as one line on stderr with a non-zero exit, never a stack trace. */
+export class CliError extends Error {}
+
+export interface Cli {
+  /** The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use. */
+  open(o?: { baseUrl?: string; trustProxy?: boolean }): Gateway;
+  dbPath(): string;
+  close(): void;
+}
+
+export function createCli(program: Command): Cli {
+  let gw: Gateway | null = null;
+  const dbPath = () => (program.opts().db as string | undefined) ?? process.env.XPAY_DB ?? "./xpay.db";
+  return {
+    dbPath,
+    open(o = {}) {
+      if (!gw) {
+        try {
+          gw = openGateway({ db: dbPath(), baseUrl: o.baseUrl ?? process.env.XPAY_BASE_URL, trustProxy: o.trustProxy });
+        } catch (e) {
+          throw new CliError(`cannot open database ${dbPath()}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+      return gw;
+    },
+    close() {
+      gw?.store.close();
+      gw = null;
+    },
+  };
+}
+
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}
+
+/** A plain aligned table; column headers dimmed. */
+export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
+  if (rows.length === 0) {
+    console.log(pc.dim("(none)"));
+    return;
+  }
+  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? "")));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
+  console.log(pc.dim(columns.map((c, i) => c.padEnd(widths[i]!)).join("  ")));
+  for (const row of cells) console.log(row.map((v, i) => v.padEnd(widths[i]!)).join("  "));
+}
+
+export function intArg(name: string, value: string | undefined, o: { min?: number } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,12}$/.test(value) || Number(value) < (o.min ?? 0)) throw new CliError(`${name} must be a whole number${o.min ? ` >= ${o.min}` : ""}`);
+  return Number(value);
+}
+
+export function requireInt(name: string, value: string | undefined, o: { min?: number } = {}): number {
+  const n = intArg(name, value, o);
+  if (n === undefined) throw new CliError(`${name} is required`);
+  return n;
+}

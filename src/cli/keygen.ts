@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import pc from "picocolors";
+import { ensurePlatformKeys, newRsaKeyPair } from "../core/platform-keys.ts";
+import { pemToBase64 } from "../protocols/signing.ts";
+import { type Cli, CliError, printJson, requireInt } from "./context.ts";
+
+export function register(program: Command, cli: Cli): void {
+  program
+    .command("keygen")
+    .description("new epay V2 merchant key pair for a merchant (the private key is printed once, never stored)")
+    .requiredOption("--pid <pid>", "merchant id")
+    .option("--json", "print JSON")
+    .action(async (o: { pid: string; json?: boolean }) => {
+      const pid = requireInt("--pid", o.pid, { min: 1 });
+      const gw = cli.open();
+      if (!(await gw.store.getMerchant(pid))) throw new CliError(`no merchant with pid ${pid}`);
+      const pair = newRsaKeyPair();
+      await gw.store.updateMerchant(pid, { rsaPublicKey: pair.publicKey });
+      const platform = await ensurePlatformKeys(gw.store);
+      const out = { merchant_private_key: pair.privateKey, merchant_public_key: pair.publicKey, platform_public_key: platform.publicKey };
+      if (o.json) return printJson(out);
+      console.log(pc.bold(`V2 keys for merchant ${pid}`) + pc.dim("  (SDKs that take bare Base64 use the one-line forms)"));
+      console.log(pc.yellow("merchant private key (shown once; xpay keeps only the public key):"));
+      console.log(pair.privateKey + pemToBase64(pair.privateKey) + "\n");
+      console.log(pc.yellow("merchant public key:"));
+      console.log(pair.publicKey + pemToBase64(pair.publicKey) + "\n");
+      console.log(pc.yellow("platform public key (verifies xpay's responses and notifications):"));
+      console.log(platform.publicKey + pemToBase64(platform.publicKey));
+    });
+}

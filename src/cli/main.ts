@@ -1,0 +1,49 @@
+#!/usr/bin/env bun
+// The xpay command line: one program, one file per command group, all on the same core.
+import { Command, CommanderError } from "commander";
+import pc from "picocolors";
+import pkg from "../../package.json";
+import * as channel from "./channel.ts";
+import { CliError, createCli } from "./context.ts";
+import * as keygen from "./keygen.ts";
+import * as merchant from "./merchant.ts";
+import * as order from "./order.ts";
+import * as serve from "./serve.ts";
+import * as settings from "./settings.ts";
+
+export function buildProgram(): { program: Command; close(): void } {
+  const program = new Command("xpay")
+    .description("self-hosted payment gateway: native, epay V1/V2, hash and report protocols in one executable")
+    .version(pkg.version, "-v, --version")
+    .option("--db <path>", "SQLite database file (XPAY_DB; default ./xpay.db)")
+    .showHelpAfterError(false)
+    .exitOverride();
+  const cli = createCli(program);
+  for (const group of [serve, merchant, channel, keygen, order, settings]) group.register(program, cli);
+  return { program, close: () => cli.close() };
+}
+
+function fail(message: string): never {
+  console.error(`${pc.red("error:")} ${message}`);
+  process.exit(1);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { program, close } = buildProgram();
+  for (const c of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) c.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Commander already printed its one-line message (or the help / version text).
+      process.exit(e.exitCode);
+    }
+    close();
+    if (e instanceof CliError) fail(e.message);
+    fail(e instanceof Error ? e.message : String(e));
+  }
+  const cmd = program.args[0];
+  if (cmd !== "serve") close();
+}
+
+if (import.meta.main) await main(process.argv);

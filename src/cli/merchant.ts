@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import type { Command } from "commander";
+import pc from "picocolors";
+import type { Merchant } from "../core/types.ts";
+import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
+
+const view = (m: Merchant) => ({ pid: m.pid, name: m.name, active: m.active, notify_method: m.notifyMethod, v2_key: m.rsaPublicKey ? "yes" : "no", settings: m.settings });
+
+async function mustGet(cli: Cli, pidText: string): Promise<Merchant> {
+  const pid = requireInt("pid", pidText, { min: 1 });
+  const m = await cli.open().store.getMerchant(pid);
+  if (!m) throw new CliError(`no merchant with pid ${pid}`);
+  return m;
+}
+
+export function register(program: Command, cli: Cli): void {
+  const merchant = program.command("merchant").description("merchants (pid and AppSecret)");
+
+  merchant
+    .command("add")
+    .description("add a merchant; prints its pid and AppSecret")
+    .requiredOption("--name <name>", "merchant name")
+    .option("--pid <pid>", "merchant id (default: next free from 1001)")
+    .option("--secret <secret>", "AppSecret (default: 32 random hex characters)")
+    .option("--json", "print JSON")
+    .action(async (o: { name: string; pid?: string; secret?: string; json?: boolean }) => {
+      const pid = intArg("--pid", o.pid, { min: 1 });
+      const secret = o.secret ?? randomBytes(16).toString("hex");
+      if (secret.length < 16) throw new CliError("--secret must be at least 16 characters");
+      const gw = cli.open();
+      if (pid !== undefined && (await gw.store.getMerchant(pid))) throw new CliError(`a merchant with pid ${pid} exists already`);
+      const m = await gw.store.addMerchant({ pid, name: o.name, secret, now: gw.clock.now() });
+      if (o.json) return printJson({ pid: m.pid, name: m.name, secret: m.secret });
+      console.log(`${pc.green("merchant added")}  pid ${pc.bold(String(m.pid))}  name ${m.name}`);
+      console.log(`AppSecret ${pc.bold(m.secret)}  ${pc.dim("(keep it private; it signs every request)")}`);
+    });
+
+  merchant
+    .command("list")
+    .description("list merchants")
+    .option("--json", "print JSON")
+    .action(async (o: { json?: boolean }) => {
+      const all = (await cli.open().store.listMerchants()).map(view);
+      if (o.json) return printJson(all);
+      printTable(all, ["pid", "name", "active", "notify_method", "v2_key"]);
+    });
+
+  merchant
+    .command("show <pid>")
+    .description("show one merchant (the AppSecret only with --show-secret)")
+    .option("--show-secret", "include the AppSecret")
+    .option("--json", "print JSON")
+    .action(async (pid: string, o: { json?: boolean; showSecret?: boolean }) => {
+      const m = await mustGet(cli, pid);
+      const out = { ...view(m), ...(o.showSecret ? { secret: m.secret } : {}), rsa_public_key: m.rsaPublicKey };
+      if (o.json) return printJson(out);
+      for (const [k, v] of Object.entries(out)) console.log(`${pc.dim(k.padEnd(14))} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+    });
+
+  for (const [name, active] of [["disable", false], ["enable", true]] as const) {
+    merchant
+      .command(`${name} <pid>`)
+      .description(`${name} a merchant (a disabled merchant cannot create orders)`)
+      .action(async (pid: string) => {
+        const m = await mustGet(cli, pid);
+        await cli.open().store.updateMerchant(m.pid, { active });
+        console.log(`merchant ${m.pid} ${active ? "enabled" : "disabled"}`);
+      });
+  }
+
+  merchant
+    .command("set <pid>")
+    .description("change a merchant's options")
+    .option("--notify-method <method>", "native notifications by POST (default) or GET")
+    .option("--name <name>", "rename")
+    .option("--setting <key=value...>", "per-merchant cashier setting override (pay_tip, service_qq, ...); empty value removes it")
+    .action(async (pid: string, o: { notifyMethod?: string; name?: string; setting?: string[] }) => {
+      const m = await mustGet(cli, pid);
+      const method = o.notifyMethod?.toUpperCase();
+      if (method !== undefined && method !== "GET" && method !== "POST") throw new CliError("--notify-method must be GET or POST");
+      const settings = { ...m.settings };
+      for (const kv of o.setting ?? []) {
+        const i = kv.indexOf("=");
+        if (i < 1) throw new CliError(`--setting expects key=value, got ${kv}`);
+        const [k, v] = [kv.slice(0, i), kv.slice(i + 1)];
+        if (v === "") delete settings[k];
+        else settings[k] = v;
+      }
+      await cli.open().store.updateMerchant(m.pid, { notifyMethod: method as "GET" | "POST" | undefined, name: o.name, settings });
+      console.log(`merchant ${m.pid} updated`);
+    });
+}

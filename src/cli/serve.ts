@@ -1,0 +1,41 @@
+import type { Command } from "commander";
+import pc from "picocolors";
+import { startServer } from "../server/serve.ts";
+import { type Cli, CliError, requireInt } from "./context.ts";
+
+export function register(program: Command, cli: Cli): void {
+  program
+    .command("serve")
+    .description("run the gateway (HTTP server and notification worker)")
+    .option("--port <port>", "port to listen on (XPAY_PORT)", process.env.XPAY_PORT ?? "8080")
+    .option("--host <host>", "address to bind (XPAY_HOST); 0.0.0.0 for every interface", process.env.XPAY_HOST ?? "127.0.0.1")
+    .option("--base-url <url>", "public base URL used in cashier links (XPAY_BASE_URL)")
+    .option("--trust-proxy", "honour X-Forwarded-For from a reverse proxy (XPAY_TRUST_PROXY=1)")
+    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean }) => {
+      const port = requireInt("--port", o.port);
+      if (port > 65535) throw new CliError("--port must be at most 65535");
+      const baseUrl = o.baseUrl ?? process.env.XPAY_BASE_URL ?? `http://${o.host === "0.0.0.0" ? "127.0.0.1" : o.host}:${port}`;
+      const gw = cli.open({ baseUrl, trustProxy: o.trustProxy ?? process.env.XPAY_TRUST_PROXY === "1" });
+      let server;
+      try {
+        server = await startServer(gw, { port, host: o.host });
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${o.host} is already in use; choose another with --port`);
+        throw new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      console.log(`${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}`)}`);
+      const running = server;
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(pc.dim(`${signal}: stopping`));
+        await running.stop();
+        cli.close();
+        process.exit(0);
+      };
+      process.on("SIGINT", () => void stop("SIGINT"));
+      process.on("SIGTERM", () => void stop("SIGTERM"));
+    });
+}
