@@ -4,12 +4,17 @@ import { Command, CommanderError } from "commander";
 import pc from "picocolors";
 import pkg from "../../package.json";
 import * as channel from "./channel.ts";
+import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
 import * as keygen from "./keygen.ts";
 import * as merchant from "./merchant.ts";
+import * as notify from "./notify.ts";
+import * as ops from "./ops.ts";
 import * as order from "./order.ts";
+import * as report from "./report.ts";
 import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
+import * as simulatePay from "./simulate-pay.ts";
 
 export function buildProgram(): { program: Command; close(): void } {
   const program = new Command("xpay")
@@ -19,7 +24,8 @@ export function buildProgram(): { program: Command; close(): void } {
     .showHelpAfterError(false)
     .exitOverride();
   const cli = createCli(program);
-  for (const group of [serve, merchant, channel, keygen, order, settings]) group.register(program, cli);
+  for (const group of [serve, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
+  for (const group of [simulatePay, notify, report, client]) group.register(program, cli);
   return { program, close: () => cli.close() };
 }
 

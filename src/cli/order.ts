@@ -5,6 +5,7 @@ import { formatYuan } from "../core/money.ts";
 import { effectiveStatus, STATUS_NAMES } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { printOrderQr } from "./order-qr.ts";
 
 export function orderView(o: Order, now: number) {
   const status = effectiveStatus(o, now);
@@ -24,7 +25,8 @@ export function register(program: Command, cli: Cli): Command {
     .command("inspect <trade_no>")
     .description("show one order")
     .option("--json", "print JSON")
-    .action(async (tradeNo: string, o: { json?: boolean }) => {
+    .option("--qr", "also draw the order's payment QR code in the terminal")
+    .action(async (tradeNo: string, o: { json?: boolean; qr?: boolean }) => {
       const gw = cli.open();
       const found = await gw.store.getOrder(tradeNo);
       if (!found) throw new CliError(`no order ${tradeNo}`);
@@ -32,6 +34,7 @@ export function register(program: Command, cli: Cli): Command {
       if (o.json) return printJson(v);
       for (const [k, val] of Object.entries(v)) console.log(`${pc.dim(k.padEnd(13))} ${val ?? ""}`);
       console.log(`${pc.dim("cashier".padEnd(13))} ${gw.cashierUrl(found.tradeNo)}`);
+      if (o.qr) await printOrderQr(gw, found);
     });
 
   order

@@ -2,6 +2,7 @@
 // clock, the base URL, the family registry and the operator settings.
 import { type Clock, systemClock } from "./clock.ts";
 import { FamilyRegistry } from "./families.ts";
+import { type Logger, silentLogger } from "./log.ts";
 import { Settings } from "./settings.ts";
 import type { Store } from "./store.ts";
 
@@ -11,6 +12,7 @@ export interface GatewayOptions {
   clock?: Clock;
   /** Honour X-Forwarded-For / -Proto / -Host from a reverse proxy in front of xpay. */
   trustProxy?: boolean;
+  log?: Logger;
 }
 
 export class Gateway {
@@ -19,6 +21,9 @@ export class Gateway {
   readonly families = new FamilyRegistry();
   baseUrl: string;
   readonly trustProxy: boolean;
+  log: Logger;
+  /** Last beat (ms) of each background loop, read by /healthz. */
+  readonly beats = new Map<string, number>();
   private cached: { at: number; settings: Settings } | null = null;
   private readonly queuedListeners = new Set<() => void>();
 
@@ -27,6 +32,7 @@ export class Gateway {
     this.baseUrl = o.baseUrl.replace(/\/+$/, "");
     this.clock = o.clock ?? systemClock;
     this.trustProxy = o.trustProxy ?? false;
+    this.log = o.log ?? silentLogger;
   }
 
   /** Operator settings, re-read at most once a second so a CLI change reaches a running server. */

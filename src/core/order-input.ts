@@ -12,7 +12,8 @@ export function checkPayType(v: string): string | null {
   return PAY_TYPE_PATTERN.test(v) ? null : `unsupported pay type: ${v.slice(0, 20)}`;
 }
 
-export function checkName(v: string, max = 127): string | null {
+// 128: the hash protocol's `title` limit, the longest any family allows (native's schema says 127).
+export function checkName(v: string, max = 128): string | null {
   if (v.trim() === "") return "name must not be empty";
   return [...v].length <= max ? null : `name must be at most ${max} characters`;
 }

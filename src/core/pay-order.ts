@@ -2,8 +2,8 @@
 // conditional update plus the order's outbox row, in one commit.
 import { withQuery } from "./families.ts";
 import type { Gateway } from "./gateway.ts";
-import type { PayResult } from "./store.ts";
-import { type Order, OrderStatus } from "./types.ts";
+import type { PayResult, PayUnit } from "./store.ts";
+import { type Merchant, type Order, OrderStatus } from "./types.ts";
 
 export interface PaymentFacts {
   apiTradeNo?: string;
@@ -16,22 +16,30 @@ export async function payOrder(gw: Gateway, tradeNo: string, facts: PaymentFacts
   const merchant = await gw.store.getMerchant(order.pid);
   if (!merchant) return { kind: "not_found" };
   const s = await gw.settings();
+  const result = await gw.store.payOrder(payUnit(gw, merchant, s.int("match_window"), tradeNo, facts));
+  if (result.kind === "paid" && result.notificationId !== null) gw.notificationQueued();
+  return result;
+}
+
+/**
+ * The store's pay unit for one order of `merchant`. Report settlement (store.settleReport) runs
+ * the same unit inside its own transaction, so every payment writes the same outbox row.
+ */
+export function payUnit(gw: Gateway, merchant: Merchant, matchWindow: number, tradeNo: string, facts: PaymentFacts = {}): PayUnit {
   const now = gw.clock.now();
-  const notifier = gw.families.get(order.family);
-  const result = await gw.store.payOrder({
+  return {
     tradeNo,
     now,
     nowMs: gw.clock.nowMs(),
     apiTradeNo: facts.apiTradeNo || undefined,
     buyer: facts.buyer || undefined,
-    acceptTimedOutSince: now - s.int("match_window"),
-    outbox: (paid) =>
-      paid.notifyUrl === ""
-        ? null
-        : { family: paid.family, url: paid.notifyUrl, method: notifier.method(merchant), params: notifier.notificationParams(paid) },
-  });
-  if (result.kind === "paid" && result.notificationId !== null) gw.notificationQueued();
-  return result;
+    acceptTimedOutSince: now - matchWindow,
+    outbox: (paid) => {
+      if (paid.notifyUrl === "") return null;
+      const notifier = gw.families.get(paid.family);
+      return { family: paid.family, url: paid.notifyUrl, method: notifier.method(merchant), params: notifier.notificationParams(paid) };
+    },
+  };
 }
 
 /** The return_url with the family's signed fields, present only once the order is paid. */

@@ -29,8 +29,11 @@ export const SETTINGS: SettingDef[] = [
   { key: "pay_tip", default: "", help: "Tip shown on the cashier page." },
   { key: "service_qq", default: "", help: "Customer service QQ shown on the cashier page." },
   { key: "pay_account_tip", default: "", help: "Account tip shown on the cashier page (pay_account_tip.tip)." },
+  { key: "pay_account_tip_cover", default: "0", help: "1: the account tip covers the QR code until the payer dismisses it (pay_account_tip.tip_cover).", check: oneOf("0", "1") },
+  { key: "pay_content", default: "", help: "Text shown under the subject on the cashier page (template API info.content)." },
   { key: "audio_enable", default: "0", help: "1: the cashier page offers a spoken prompt.", check: oneOf("0", "1") },
   { key: "audio_content", default: "请支付{{trade_amount}}元", help: "Spoken prompt template: {{trade_amount}} {{amount}} {{order_id}} {{out_order_id}} {{subject}} {{pay_type}}." },
+  { key: "audio_url", default: "", help: "URL of the spoken prompt (e.g. a TTS service); the same placeholders plus {{content}} (the prompt), URL-encoded. Empty: no audio." },
 ];
 
 const DEFS = new Map(SETTINGS.map((d) => [d.key, d]));

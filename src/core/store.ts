@@ -2,6 +2,7 @@
 // transaction arrive as plain functions, so the store never imports the core's logic and a second
 // implementation (PostgreSQL) could serve the same core.
 import type { AllocationRule } from "./allocation.ts";
+import type { MatchDecision, MatchView } from "./report-match.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
 
 export type ExistingDecision = { kind: "return" } | { kind: "retry" } | { kind: "error"; reason: string };
@@ -95,6 +96,33 @@ export interface StoredReport extends ReportRecord {
   id: number;
 }
 
+/** One payment report, settled atomically: dedupe, match, pay (with its outbox row), store. */
+export interface SettleReportUnit {
+  /** outcome, reason and tradeNo are decided by the unit. */
+  report: ReportRecord;
+  decide: (view: MatchView) => MatchDecision;
+  pay: (order: Order) => PayUnit;
+}
+
+export interface SettleReportResult {
+  reportId: number;
+  outcome: ReportRecord["outcome"];
+  reason: string;
+  tradeNo: string | null;
+  pay: PayResult | null;
+}
+
+/** A phone or third-party-account watcher that reports to the report API. */
+export interface MonitorClient {
+  id: number;
+  kind: "phone" | "third-account";
+  pid: number; // 0 for third-account watchers
+  name: string;
+  channelId: number | null;
+  extData: string;
+  lastSeenAt: number;
+}
+
 export interface OrderFilter {
   pid?: number;
   status?: number;
@@ -155,6 +183,16 @@ export interface Store {
 
   insertReport(r: ReportRecord): Promise<{ id: number; duplicate: boolean }>;
   listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
+  settleReport(unit: SettleReportUnit): Promise<SettleReportResult>;
+
+  /** Upserts the client and marks these accounts seen (online) at `client.lastSeenAt`. */
+  recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[]): Promise<void>;
+  listClients(): Promise<MonitorClient[]>;
+
+  /** Throws when the database cannot take a write (health check). */
+  probeWrite(): Promise<void>;
+  /** A consistent copy of the whole database at `path` (a new file). */
+  backupTo(path: string): Promise<void>;
 
   close(): void;
 }

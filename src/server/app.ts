@@ -3,15 +3,31 @@ import { Elysia } from "elysia";
 import type { Gateway } from "../core/gateway.ts";
 import { json } from "../protocols/http.ts";
 import { nativePlugin } from "../protocols/native/plugin.ts";
+import { epayV1Plugin } from "../protocols/epay-v1/plugin.ts";
+import { epayV2Plugin } from "../protocols/epay-v2/plugin.ts";
+import { hashpayPlugin } from "../protocols/hashpay/plugin.ts";
+import { reportPlugin } from "../protocols/report/plugin.ts";
+import { healthPlugin } from "./health.ts";
+import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
+import { payPagePlugin } from "./pay-page.ts";
+import { qrcodePlugin } from "./qrcode.ts";
 
 export function buildApp(gw: Gateway) {
   return new Elysia()
     .onError(({ code, error }) => {
       if (code === "NOT_FOUND") return json({ code: 404, msg: "not found", data: null }, 404);
-      console.error("unhandled error:", error instanceof Error ? error.message : error);
+      gw.log.error("unhandled", { message: error instanceof Error ? error.message : String(error) });
       return json({ code: 500, msg: "internal error", data: null }, 500);
     })
-    .use(nativePlugin(gw));
+    .use(healthPlugin(gw))
+    .use(nativePlugin(gw))
+    .use(epayV1Plugin(gw))
+    .use(epayV2Plugin(gw))
+    .use(hashpayPlugin(gw))
+    .use(reportPlugin(gw))
+    .use(cashierApiPlugin(gw))
+    .use(payPagePlugin(gw))
+    .use(qrcodePlugin());
 }
 
 export type App = ReturnType<typeof buildApp>;

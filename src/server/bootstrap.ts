@@ -4,6 +4,9 @@ import type { Clock } from "../core/clock.ts";
 import { Gateway } from "../core/gateway.ts";
 import type { Store } from "../core/store.ts";
 import { nativeNotifier } from "../protocols/native/codec.ts";
+import { epayV1Notifier } from "../protocols/epay-v1/codec.ts";
+import { epayV2Notifier } from "../protocols/epay-v2/codec.ts";
+import { hashpayNotifier } from "../protocols/hashpay/codec.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 
 export interface OpenOptions {
@@ -16,6 +19,9 @@ export interface OpenOptions {
 
 export function registerFamilies(gw: Gateway): Gateway {
   gw.families.register(nativeNotifier);
+  gw.families.register(epayV1Notifier);
+  gw.families.register(epayV2Notifier);
+  gw.families.register(hashpayNotifier);
   return gw;
 }
 

@@ -1,7 +1,9 @@
 // Runs the HTTP server (and, once wired, the notification worker) until SIGINT/SIGTERM.
 import type { Gateway } from "../core/gateway.ts";
+import { maskUrlPath } from "../core/log.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import { buildApp } from "./app.ts";
+import { startWorker } from "./worker.ts";
 
 export interface RunningServer {
   url: string;
@@ -19,12 +21,25 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export const backgroundStarters: ((gw: Gateway) => Background)[] = [];
+export const backgroundStarters: ((gw: Gateway) => Background)[] = [(gw) => startWorker(gw)];
 
 export async function startServer(gw: Gateway, o: ServeOptions): Promise<RunningServer> {
   await ensurePlatformKeys(gw.store);
   const app = buildApp(gw);
-  const server = Bun.serve({ port: o.port, hostname: o.host, fetch: (req, srv) => app.handle(req), maxRequestBodySize: 2 * 1024 * 1024 });
+  const server = Bun.serve({
+    port: o.port,
+    hostname: o.host,
+    maxRequestBodySize: 2 * 1024 * 1024,
+    // Elysia's own fetch is wrapped only to write one access-log line per request.
+    async fetch(req, srv) {
+      const started = performance.now();
+      const res = await app.fetch(req);
+      const url = req.url;
+      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: srv.requestIP(req)?.address ?? "" });
+      return res;
+    },
+  });
   const loops = backgroundStarters.map((start) => start(gw));
   return {
     url: `http://${o.host}:${server.port}`,

@@ -75,3 +75,17 @@ describe("xpay CLI", () => {
     expect(xpay("nope").code).not.toBe(0);
   });
 });
+
+describe("xpay operations", () => {
+  test("migrate reports applied migrations; backup writes a copy", () => {
+    const m = json("migrate");
+    expect(m.applied).toEqual([]);
+    expect(m.migrations[0]).toMatchObject({ version: 1, applied: true });
+    const target = join(dir, "copy.db");
+    expect(xpay("backup", target).code).toBe(0);
+    expect(statSync(target).size).toBeGreaterThan(0);
+    const again = xpay("backup", target);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("exists already");
+  });
+});

@@ -15,7 +15,7 @@ const raw = { parse: "none" as const };
 export function nativePlugin(gw: Gateway) {
   return new Elysia({ name: "xpay-native", prefix: "/xpay" })
     .onError(({ error }) => {
-      console.error("native route error:", error instanceof Error ? error.message : error);
+      gw.log.error("native route error", { message: error instanceof Error ? error.message : String(error) });
       return json(fail(Code.Internal, "internal error"));
     })
     .post("/order/create", ({ request, server }) => createJson(gw, request, server), { ...raw, detail: { summary: "Create an order", description: CreateParams.schema.description } })

@@ -5,10 +5,13 @@ import type { Store } from "../../core/store.ts";
 import { openDatabase } from "../db.ts";
 import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
+import * as clients from "./clients.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
 import * as outbox from "./outbox.ts";
+import { backupTo, probeWrite } from "./maintenance.ts";
 import { payOrder } from "./pay.ts";
+import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 
 export class SqliteStore implements Store {
@@ -62,6 +65,13 @@ export class SqliteStore implements Store {
 
   insertReport: Store["insertReport"] = async (r) => reports.insertReport(this.db, r);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
+  settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
+
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(this.db, c, ids);
+  listClients: Store["listClients"] = async () => clients.listClients(this.db);
+
+  probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
+  backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
 
   close(): void {
     this.db.close();

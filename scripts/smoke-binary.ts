@@ -1,0 +1,83 @@
+// Smoke test of the compiled executable itself, from an empty temp dir: serve on a free port,
+// merchant add, channel add, a native create, simulate-pay, the notification received and
+// verified, order inspect, and a clean stop on SIGTERM (exit 0, nothing left running).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { md5Sign } from "../src/protocols/signing.ts";
+
+const bin = resolve(process.argv[2] ?? "dist/xpay");
+const dir = mkdtempSync(join(tmpdir(), "xpay-smoke-"));
+const db = join(dir, "smoke.db");
+const step = (s: string) => console.log(`smoke: ${s}`);
+
+function run(...args: string[]): string {
+  const p = Bun.spawnSync([bin, "--db", db, ...args], { cwd: dir });
+  if (p.exitCode !== 0) throw new Error(`xpay ${args.join(" ")} exited ${p.exitCode}: ${p.stderr.toString().trim()}`);
+  return p.stdout.toString();
+}
+
+function freePort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+const received: Record<string, string>[] = [];
+const receiver = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    received.push(Object.fromEntries(new URLSearchParams(await req.text())));
+    return new Response("success");
+  },
+});
+
+let server: ReturnType<typeof Bun.spawn> | null = null;
+try {
+  step(`binary ${bin}, version ${run("--version").trim()}`);
+  const merchant = JSON.parse(run("merchant", "add", "--name", "Smoke", "--json")) as { pid: number; secret: string };
+  run("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a1", "--name", "A", "--qrcode", "https://qr.alipay.com/smoke");
+  const port = freePort();
+  server = Bun.spawn([bin, "--db", db, "serve", "--port", String(port), "--log-format", "json"], { cwd: dir, stdout: "pipe", stderr: "pipe" });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (i > 100) throw new Error("server did not become healthy");
+    await Bun.sleep(100);
+  }
+  step(`serving on ${base}`);
+  const params: Record<string, string> = { pid: String(merchant.pid), pay_type: "alipay", name: "Smoke", money: "1.23", out_trade_no: "S1", notify_url: `http://127.0.0.1:${receiver.port}/n` };
+  params.sign = md5Sign(params, merchant.secret, ["sign"]);
+  const created = (await (await fetch(`${base}/xpay/order/create`, { method: "POST", body: new URLSearchParams(params) })).json()) as { code: number; data: { trade_no: string } };
+  if (created.code !== 200) throw new Error(`create failed: ${JSON.stringify(created)}`);
+  const tradeNo = created.data.trade_no;
+  step(`created ${tradeNo}`);
+  run("simulate-pay", tradeNo);
+  for (let i = 0; received.length === 0; i++) {
+    if (i > 100) throw new Error("no notification within 10 s");
+    await Bun.sleep(100);
+  }
+  const n = received[0]!;
+  if (n.trade_no !== tradeNo || n.status !== "2" || n.sign !== md5Sign(n, merchant.secret, ["sign"])) throw new Error(`bad notification ${JSON.stringify(n)}`);
+  step("notification received with a valid signature");
+  const inspected = JSON.parse(run("order", "inspect", tradeNo, "--json")) as { status: number };
+  if (inspected.status !== 2) throw new Error(`order inspect says status ${inspected.status}`);
+  step("order inspect: paid");
+  server.kill("SIGTERM");
+  const code = await Promise.race([server.exited, Bun.sleep(10_000).then(() => "timeout")]);
+  if (code !== 0) throw new Error(`serve did not stop cleanly on SIGTERM: ${code}`);
+  server = null;
+  step("SIGTERM: exit 0");
+  console.log("smoke: 1 passed, 0 failed");
+} catch (e) {
+  console.error(`smoke: FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  console.log("smoke: 0 passed, 1 failed");
+  process.exitCode = 1;
+} finally {
+  server?.kill("SIGKILL");
+  receiver.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+}

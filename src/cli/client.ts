@@ -1,0 +1,28 @@
+// `xpay client list`: the phones and third-party-account watchers that report, and whether each
+// is online (seen within the heartbeat_timeout setting).
+import type { Command } from "commander";
+import pc from "picocolors";
+import { formatDateTime } from "../core/ids.ts";
+import { type Cli, printJson, printTable } from "./context.ts";
+
+export function register(program: Command, cli: Cli): void {
+  const client = program.command("client").description("monitoring clients that report payments");
+  client
+    .command("list")
+    .description("list clients, most recently seen first")
+    .option("--json", "print JSON")
+    .action(async (o: { json?: boolean }) => {
+      const gw = cli.open();
+      const timeout = (await gw.settings()).int("heartbeat_timeout");
+      const now = gw.clock.now();
+      const rows = (await gw.store.listClients()).map((c) => ({
+        id: c.id, kind: c.kind, pid: c.pid, name: c.name, channel_id: c.channelId ?? "", ext_data: c.extData,
+        last_seen: formatDateTime(c.lastSeenAt), online: now - c.lastSeenAt <= timeout,
+      }));
+      if (o.json) return printJson(rows);
+      printTable(
+        rows.map((r) => ({ ...r, online: r.online ? pc.green("online") : pc.dim("offline") })),
+        ["id", "kind", "pid", "name", "channel_id", "last_seen", "online"],
+      );
+    });
+}

@@ -1,0 +1,35 @@
+// `xpay report list`: every report the report API (and simulate-pay) received, with its outcome,
+// so an operator can see why a phone's payment did or did not pay an order.
+import type { Command } from "commander";
+import { formatDateTime } from "../core/ids.ts";
+import type { StoredReport } from "../core/store.ts";
+import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+
+const OUTCOMES = ["matched", "unmatched", "duplicate", "rejected", "accepted"];
+
+export function reportView(r: StoredReport) {
+  return {
+    id: r.id, kind: r.kind, pid: r.pid ?? "", client: r.client, amount: r.amount ?? "", pay_type: r.payType, channel_code: r.channelCode,
+    outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: formatDateTime(r.createdAt), raw: r.raw,
+  };
+}
+
+export function register(program: Command, cli: Cli): void {
+  const report = program.command("report").description("reports received from monitoring clients (report API) and simulate-pay");
+  report
+    .command("list")
+    .description("list reports, newest first")
+    .option("--pid <pid>", "only this merchant")
+    .option("--outcome <outcome>", OUTCOMES.join(" / "))
+    .option("--limit <n>", "at most n reports", "50")
+    .option("--json", "print JSON (with the raw report)")
+    .action(async (o: { pid?: string; outcome?: string; limit: string; json?: boolean }) => {
+      if (o.outcome !== undefined && !OUTCOMES.includes(o.outcome)) throw new CliError(`--outcome must be one of: ${OUTCOMES.join(", ")}`);
+      const rows = (await cli.open().store.listReports({ pid: intArg("--pid", o.pid), outcome: o.outcome, limit: intArg("--limit", o.limit, { min: 1 }) })).map(reportView);
+      if (o.json) return printJson(rows);
+      printTable(
+        rows.map((r) => ({ ...r, reason: r.reason.length > 60 ? `${r.reason.slice(0, 57)}...` : r.reason })),
+        ["id", "created_at", "kind", "pid", "client", "amount", "pay_type", "outcome", "trade_no", "reason"],
+      );
+    });
+}

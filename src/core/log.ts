@@ -1,0 +1,35 @@
+// Structured events without secrets. Every log line goes through mask(), so a signature, a key
+// or an AppSecret never reaches a log file whatever a caller passes.
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  event(name: string, fields?: LogFields): void;
+  error(name: string, fields?: LogFields): void;
+}
+
+export const silentLogger: Logger = { event() {}, error() {} };
+
+const SECRET_KEYS = /^(sign|key|hash|secret|app_?secret|password|token|.*private_key.*|authorization)$/i;
+
+export function maskValue(key: string, value: unknown): unknown {
+  if (SECRET_KEYS.test(key)) return value === "" || value === undefined || value === null ? value : "***";
+  if (typeof value === "string" && value.includes("-----BEGIN")) return "***";
+  return value;
+}
+
+export function mask(fields: LogFields): LogFields {
+  const out: LogFields = {};
+  for (const [k, v] of Object.entries(fields)) {
+    out[k] = v !== null && typeof v === "object" && !Array.isArray(v) ? mask(v as LogFields) : maskValue(k, v);
+  }
+  return out;
+}
+
+/** A path with the values of secret query parameters replaced (V1 api.php carries `key` there). */
+export function maskUrlPath(pathWithQuery: string): string {
+  const i = pathWithQuery.indexOf("?");
+  if (i < 0) return pathWithQuery;
+  const params = new URLSearchParams(pathWithQuery.slice(i + 1));
+  for (const k of [...params.keys()]) if (SECRET_KEYS.test(k)) params.set(k, "***");
+  return `${pathWithQuery.slice(0, i)}?${params.toString()}`;
+}

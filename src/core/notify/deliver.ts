@@ -1,0 +1,104 @@
+// One delivery attempt of one outbox row: sign at send time with the family's signer (V2 needs a
+// fresh timestamp each time), send without following redirects under the family's timeout,
+// check the family's acknowledgement, and record the attempt with the next retry time.
+import { withQuery } from "../families.ts";
+import type { Gateway } from "../gateway.ts";
+import type { AttemptOutcome, Notification } from "../store.ts";
+import { firstBytes, nextRetryAt } from "./schedule.ts";
+
+export interface DeliveryOptions {
+  /** Tests inject a fetch; the default is the global one. */
+  fetch?: typeof fetch;
+  /** Caps the family's timeout (tests); never raises it. */
+  maxTimeoutMs?: number;
+}
+
+/** A merchant endpoint that streams forever must not exhaust memory: read at most this much. */
+const MAX_READ = 64 * 1024;
+
+async function readCapped(res: Response): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < MAX_READ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, MAX_READ);
+}
+
+interface Sent {
+  httpStatus: number | null;
+  body: string;
+  error: string;
+  acknowledged: boolean;
+}
+
+async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<Sent> {
+  const order = await gw.store.getOrder(n.tradeNo);
+  const merchant = order ? await gw.store.getMerchant(order.pid) : null;
+  if (!merchant) return { httpStatus: null, body: "", error: "order or merchant no longer exists", acknowledged: false };
+  if (!gw.families.has(n.family)) return { httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
+  const notifier = gw.families.get(n.family);
+  const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now() });
+  const timeoutMs = Math.min(notifier.timeoutMs, o.maxTimeoutMs ?? Infinity);
+  const init: RequestInit = { method: n.method, redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": "xpay-notify/1" } };
+  let url = n.url;
+  if (n.method === "GET") url = withQuery(n.url, signed);
+  else {
+    init.body = new URLSearchParams(signed).toString();
+    init.headers = { ...init.headers, "content-type": "application/x-www-form-urlencoded" };
+  }
+  try {
+    const res = await (o.fetch ?? fetch)(url, init);
+    const bytes = await readCapped(res);
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+    const ok2xx = res.status >= 200 && res.status < 300;
+    const acknowledged = ok2xx && notifier.isAcknowledged(text);
+    let error = "";
+    if (res.status >= 300 && res.status < 400) error = `redirect (HTTP ${res.status}) not followed`;
+    else if (!ok2xx) error = `HTTP ${res.status}`;
+    else if (!acknowledged) error = "response is not an acknowledgement";
+    return { httpStatus: res.status, body: firstBytes(bytes), error, acknowledged };
+  } catch (e) {
+    const name = e instanceof Error ? e.name : "";
+    const error = name === "TimeoutError" || name === "AbortError" ? `timed out after ${timeoutMs} ms` : e instanceof Error ? e.message : String(e);
+    return { httpStatus: null, body: "", error: error.slice(0, 512), acknowledged: false };
+  }
+}
+
+/** Sends one claimed notification and stores the attempt; never throws for a merchant's failure. */
+export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOptions = {}): Promise<AttemptOutcome> {
+  const started = gw.clock.nowMs();
+  const t0 = performance.now();
+  const sent = await send(gw, n, o).catch((e): Sent => ({ httpStatus: null, body: "", error: e instanceof Error ? e.message : String(e), acknowledged: false }));
+  const durationMs = Math.round(performance.now() - t0);
+  const now = gw.clock.nowMs();
+  const retryAt = sent.acknowledged ? null : nextRetryAt(n.attempts + 1, now);
+  const outcome: AttemptOutcome = {
+    attempt: { attemptedAt: started, durationMs, ...sent },
+    status: sent.acknowledged ? "delivered" : retryAt === null ? "failed" : "pending",
+    nextAttemptAt: retryAt ?? now,
+  };
+  await gw.store.recordNotificationAttempt(n.id, outcome);
+  return outcome;
+}
+
+export interface PassOptions extends DeliveryOptions {
+  limit?: number;
+  /** Longer than any family's timeout, so a row is never sent twice while an attempt is in flight. */
+  leaseMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 90_000;
+
+/** One pass: claim what is due now and deliver it; `--deliver` and tests use this without a worker. */
+export async function deliverDue(gw: Gateway, o: PassOptions = {}): Promise<{ attempted: number; delivered: number }> {
+  const due = await gw.store.claimDueNotifications(gw.clock.nowMs(), o.limit ?? 50, o.leaseMs ?? DEFAULT_LEASE_MS);
+  const outcomes = await Promise.all(due.map((n) => deliverOne(gw, n, o)));
+  return { attempted: outcomes.length, delivered: outcomes.filter((x) => x.status === "delivered").length };
+}

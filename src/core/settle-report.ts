@@ -1,0 +1,64 @@
+// Turning a received-payment report into a paid order: the store settles it atomically with the
+// pure matching rule and the same pay unit payOrder uses; this file only assembles the pieces and
+// wakes the notification worker afterwards.
+import type { Gateway } from "./gateway.ts";
+import { type PaymentFacts, payUnit } from "./pay-order.ts";
+import { isPayable, type MatchDecision, type MatchView, matchPayment, type PaymentClaim, whyNotPayable } from "./report-match.ts";
+import type { ReportRecord, SettleReportResult } from "./store.ts";
+import type { Merchant } from "./types.ts";
+
+export type ReportInput = Omit<ReportRecord, "outcome" | "reason" | "tradeNo" | "createdAt">;
+
+async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts) {
+  const window = (await gw.settings()).int("match_window");
+  const now = gw.clock.now();
+  const byPid = new Map(merchants.map((m) => [m.pid, m]));
+  const result = await gw.store.settleReport({
+    report: { ...report, outcome: "unmatched", reason: "", tradeNo: null, createdAt: now },
+    decide: (view) => decide(view, now, window),
+    pay: (order) => {
+      const merchant = byPid.get(order.pid);
+      // Only reachable if a merchant row vanished mid-flight; abort the unit rather than guess.
+      if (!merchant) throw new Error(`merchant ${order.pid} of order ${order.tradeNo} not loaded`);
+      return payUnit(gw, merchant, window, order.tradeNo, facts);
+    },
+  });
+  if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
+  gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason });
+  return result;
+}
+
+/** Amount, message and third-account reports. `merchants` must hold every merchant the claim can reach. */
+export async function settlePaymentReport(gw: Gateway, report: ReportInput, claim: PaymentClaim, merchants: Merchant[], facts: PaymentFacts = {}): Promise<SettleReportResult> {
+  return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, facts);
+}
+
+/** `simulate-pay`: the operator says this order was paid; stored as an operator report. */
+export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts: PaymentFacts = {}): Promise<SettleReportResult | null> {
+  const order = await gw.store.getOrder(tradeNo);
+  if (!order) return null;
+  const merchant = await gw.store.getMerchant(order.pid);
+  if (!merchant) return null;
+  const report: ReportInput = {
+    kind: "operator", pid: order.pid, client: "cli", raw: JSON.stringify({ trade_no: tradeNo, ...facts }),
+    amount: order.tradeAmount, payType: order.payType, channelCode: "", dedupeKey: null,
+  };
+  const decide = (view: MatchView, now: number, window: number): MatchDecision => {
+    const current = view.orderByTradeNo(tradeNo);
+    if (!current) return { kind: "unmatched", reason: "order not found" };
+    return isPayable(current, now, window) ? { kind: "matched", order: current } : { kind: "unmatched", reason: whyNotPayable(current, now, window), order: current };
+  };
+  return settle(gw, report, decide, [merchant], facts);
+}
+
+/** Any accepted report counts as a heartbeat of its client and of the accounts it concerns. */
+export async function markClientSeen(
+  gw: Gateway,
+  client: { kind: "phone" | "third-account"; pid: number; name: string; channelId?: number | null; extData?: string },
+  accountIds: number[],
+): Promise<void> {
+  await gw.store.recordClientSeen(
+    { kind: client.kind, pid: client.pid, name: client.name || "(unnamed)", channelId: client.channelId ?? null, extData: client.extData ?? "", lastSeenAt: gw.clock.now() },
+    accountIds,
+  );
+}

@@ -1,0 +1,38 @@
+// GET or POST /api/report/{pid}/heart and /api/report/third-account/heart: the client is alive.
+// Heartbeats are stored like every report (outcome accepted) and mark the client's accounts online.
+import type { Gateway } from "../../core/gateway.ts";
+import { markClientSeen } from "../../core/settle-report.ts";
+import { accountsFor } from "./accounts.ts";
+import { accept, reply } from "./auth.ts";
+import { ok, rawOf } from "./codec.ts";
+import { HeartParams, ThirdHeartParams } from "./schemas.ts";
+
+export async function clientHeart(gw: Gateway, request: Request, pidText: string): Promise<Response> {
+  const a = await accept(gw, request, "heart", pidText, HeartParams);
+  if (!a.ok) return a.response;
+  const p = a.params;
+  const pid = a.merchant!.pid;
+  const channelId = p.channel_id ? Number(p.channel_id) : null;
+  // Without channel_id the phone speaks for every account the merchant can use: one phone per shop.
+  const accounts = await accountsFor(gw, pid, { accountId: channelId });
+  await markClientSeen(gw, { kind: "phone", pid, name: p.client_name!, channelId, extData: p.ext_data ?? "" }, accounts);
+  await gw.store.insertReport({
+    kind: "heart", pid, client: p.client_name!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
+  });
+  return reply(ok({ accounts: accounts.length }));
+}
+
+export async function thirdAccountHeart(gw: Gateway, request: Request): Promise<Response> {
+  const a = await accept(gw, request, "third-heart", null, ThirdHeartParams);
+  if (!a.ok) return a.response;
+  const p = a.params;
+  // A watcher names only its own login here; accounts registered under that name or code go online.
+  const accounts = await accountsFor(gw, null, { named: p.account });
+  await markClientSeen(gw, { kind: "third-account", pid: 0, name: p.account!, extData: `type=${p.type}` }, accounts);
+  await gw.store.insertReport({
+    kind: "third-heart", pid: null, client: p.account!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
+  });
+  return reply(ok({ accounts: accounts.length }));
+}

@@ -1,0 +1,90 @@
+// The background loop of `xpay serve`: delivers due notifications and writes timed-out orders.
+// It wakes at once for outbox rows this process writes and polls at least every second for rows
+// another process wrote (simulate-pay or notify replay from the CLI). Rows are claimed with a
+// lease, so two servers on one database never send the same attempt, and a row claimed by a
+// process that died is picked up again once its lease runs out.
+import type { Gateway } from "../core/gateway.ts";
+import { DEFAULT_LEASE_MS, type DeliveryOptions, deliverOne } from "../core/notify/deliver.ts";
+import { sweepExpired } from "../core/expiry.ts";
+
+export interface WorkerOptions extends DeliveryOptions {
+  /** Poll interval in ms; capped at 1000 so other processes' rows are never waited on longer. */
+  pollMs?: number;
+  /** How many attempts may be in flight at once (one slow merchant must not hold up the rest). */
+  concurrency?: number;
+  leaseMs?: number;
+  /** How often pending orders past expire_time are written as timed out. */
+  sweepMs?: number;
+}
+
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
+  const pollMs = Math.min(o.pollMs ?? 1000, 1000);
+  const concurrency = o.concurrency ?? 16;
+  const sweepMs = o.sweepMs ?? 15_000;
+  const inflight = new Set<Promise<unknown>>();
+  let stopped = false;
+  let claiming: Promise<void> | null = null;
+  let again = false;
+  let lastSweep = 0;
+
+  // gw.log masks secret-looking fields; only outcomes are logged, never the signed parameters.
+  const log = (what: string, e: unknown) => gw.log.error("notify.worker", { what, error: e instanceof Error ? e.message : String(e) });
+
+  async function pass(): Promise<void> {
+    if (Date.now() - lastSweep >= sweepMs) {
+      lastSweep = Date.now();
+      await sweepExpired(gw).catch((e) => log("expiry sweep failed", e));
+    }
+    const room = concurrency - inflight.size;
+    if (room <= 0) return;
+    const due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, o.leaseMs ?? DEFAULT_LEASE_MS);
+    for (const n of due) {
+      const p: Promise<unknown> = deliverOne(gw, n, o)
+        .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
+        .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
+        .finally(() => {
+          inflight.delete(p);
+          // A freed slot may let the next due row go without waiting for the poll.
+          if (!stopped && due.length === room) wake();
+        });
+      inflight.add(p);
+    }
+  }
+
+  // One claim pass at a time; a wake-up during a pass runs one more pass right after it.
+  function wake(): void {
+    if (stopped) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = pass()
+      .catch((e) => log("claim failed", e))
+      .finally(() => {
+        claiming = null;
+        if (again && !stopped) {
+          again = false;
+          wake();
+        }
+      });
+  }
+
+  const unsubscribe = gw.onNotificationQueued(wake);
+  const timer = setInterval(wake, pollMs);
+  wake(); // rows that fell due while no server ran go out at start
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe();
+      await claiming;
+      // Attempts already sent are awaited so their outcome is recorded before the database closes.
+      await Promise.all([...inflight]);
+    },
+  };
+}

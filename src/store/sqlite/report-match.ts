@@ -1,0 +1,69 @@
+// The report settlement unit: dedupe check, matching rule, payment with its outbox row and the
+// stored report, all in one immediate transaction. Fifty copies of one report arriving at once
+// are serialised here, and only the first can see a payable order.
+import type { Database } from "bun:sqlite";
+import type { MatchView } from "../../core/report-match.ts";
+import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
+import { listChannels } from "./channels.ts";
+import { getOrder } from "./orders.ts";
+import { payOrder } from "./pay.ts";
+import { insertReport } from "./reports.ts";
+import { toOrder } from "./rows.ts";
+
+type Row = Record<string, unknown>;
+
+function view(db: Database): MatchView {
+  return {
+    accounts: (pid) => (pid === null ? listChannels(db) : listChannels(db, { usableBy: pid })),
+    ordersByTradeAmount: (accountIds, tradeAmount, since) => {
+      if (accountIds.length === 0) return [];
+      // Ids are integers from the database itself, so inlining them is safe.
+      const ids = accountIds.map((id) => Math.trunc(id)).join(",");
+      const rows = db
+        .query(
+          `SELECT * FROM orders WHERE account_id IN (${ids}) AND trade_amount = $amount AND (
+             status IN (1, 4) AND expire_time >= $since
+             OR status = 3 AND closed_at >= $since
+             OR status = 2 AND paid_at >= $since)`,
+        )
+        .all({ amount: tradeAmount, since }) as Row[];
+      return rows.map(toOrder);
+    },
+    orderByTradeNo: (tradeNo) => getOrder(db, tradeNo),
+    ordersByOutTradeNo: (pid, out) =>
+      (db.query("SELECT * FROM orders WHERE out_trade_no = $o AND ($pid IS NULL OR pid = $pid)").all({ o: out, pid }) as Row[]).map(toOrder),
+  };
+}
+
+function seen(db: Database, key: string | null): boolean {
+  if (key === null) return false;
+  return db.query("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: key }) !== null;
+}
+
+export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
+  return db.transaction((): SettleReportResult => {
+    if (seen(db, u.report.dedupeKey)) {
+      const { id } = insertReport(db, { ...u.report, outcome: "duplicate" });
+      return { reportId: id, outcome: "duplicate", reason: "duplicate of an earlier report", tradeNo: null, pay: null };
+    }
+    const d = u.decide(view(db));
+    let outcome: ReportRecord["outcome"] = "unmatched";
+    let reason = d.kind === "matched" ? "" : d.reason;
+    let tradeNo: string | null = d.kind === "ambiguous" ? null : (d.order?.tradeNo ?? null);
+    let pay: PayResult | null = null;
+    if (d.kind === "matched") {
+      // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
+      pay = payOrder(db, u.pay(d.order));
+      if (pay.kind === "paid") {
+        outcome = "matched";
+        reason = "paid";
+      } else {
+        reason = pay.kind === "already_paid" ? `order ${d.order.tradeNo} is already paid; nothing changed` : pay.kind === "not_payable" ? pay.reason : "order not found";
+      }
+    } else if (d.kind === "ambiguous") {
+      reason = `${d.reason} (${d.tradeNos.join(", ")})`;
+    }
+    const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo });
+    return { reportId: id, outcome, reason, tradeNo, pay };
+  }).immediate();
+}

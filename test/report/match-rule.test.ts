@@ -1,0 +1,67 @@
+// The pure matching rule over a fake view: no database, every branch.
+import { describe, expect, test } from "bun:test";
+import { matchPayment, type MatchView, type PaymentClaim } from "../../src/core/report-match.ts";
+import type { ChannelAccount, Order } from "../../src/core/types.ts";
+
+const NOW = 1_800_000_000;
+const account = (id: number, o: Partial<ChannelAccount> = {}): ChannelAccount => ({
+  id, pid: 0, payType: "alipay", code: "qr", name: `acc${id}`, remark: "", qrcode: "", scheme: "", minAmount: 0, maxAmount: 0, dayAmount: 0,
+  sort: 0, enabled: true, lastUsedAt: 0, lastSeenAt: 0, createdAt: 0, ...o,
+});
+const order = (tradeNo: string, o: Partial<Order> = {}): Order => ({
+  tradeNo, pid: 1001, outTradeNo: `out-${tradeNo}`, family: "native", payType: "alipay", name: "n", amount: 1000, tradeAmount: 1000, accountId: 1,
+  status: 1, failReason: "", notifyUrl: "", returnUrl: "", param: "", clientip: "", device: "", extra: {}, apiTradeNo: "", buyer: "",
+  createdAt: NOW - 100, expireTime: NOW + 800, paidAt: null, closedAt: null, ...o,
+});
+function view(accounts: ChannelAccount[], orders: Order[]): MatchView {
+  return {
+    accounts: (pid) => accounts.filter((a) => pid === null || a.pid === 0 || a.pid === pid),
+    ordersByTradeAmount: (ids, amount) => orders.filter((o) => o.accountId !== null && ids.includes(o.accountId) && o.tradeAmount === amount),
+    orderByTradeNo: (t) => orders.find((o) => o.tradeNo === t) ?? null,
+    ordersByOutTradeNo: (pid, out) => orders.filter((o) => o.outTradeNo === out && (pid === null || o.pid === pid)),
+  };
+}
+const claim = (o: Partial<PaymentClaim> = {}): PaymentClaim => ({
+  pid: 1001, amount: 1000, payType: "alipay", channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "", ...o,
+});
+const decide = (c: PaymentClaim, v: MatchView) => matchPayment(c, v, NOW, 600);
+
+describe("matchPayment", () => {
+  test("exactly one payable order is matched", () => {
+    expect(decide(claim(), view([account(1)], [order("A")]))).toMatchObject({ kind: "matched", order: { tradeNo: "A" } });
+  });
+  test("timed out inside the window still matches; outside does not", () => {
+    expect(decide(claim(), view([account(1)], [order("A", { status: 4, expireTime: NOW - 599 })])).kind).toBe("matched");
+    expect(decide(claim(), view([account(1)], [order("A", { status: 4, expireTime: NOW - 601 })]))).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/timed out more than 600 s/) });
+  });
+  test("two payable orders are ambiguous; the channel code or account id narrows", () => {
+    const v = view([account(1, { code: "x" }), account(2, { code: "y" })], [order("A"), order("B", { accountId: 2 })]);
+    expect(decide(claim(), v)).toMatchObject({ kind: "ambiguous", tradeNos: ["A", "B"] });
+    expect(decide(claim({ channelCode: "y" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "B" } });
+    expect(decide(claim({ accountId: 1 }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "A" } });
+    expect(decide(claim({ channelCode: "z" }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/no account matches/) });
+  });
+  test("pay type and merchant must agree", () => {
+    const v = view([account(1), account(2, { pid: 2002 })], [order("A"), order("B", { accountId: 2, pid: 2002 })]);
+    expect(decide(claim({ payType: "wxpay" }), v).kind).toBe("unmatched");
+    expect(decide(claim(), v)).toMatchObject({ kind: "matched", order: { tradeNo: "A" } });
+  });
+  test("closed and paid orders are named in the reason and never paid", () => {
+    expect(decide(claim(), view([account(1)], [order("A", { status: 3 })]))).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/A is closed/) });
+    expect(decide(claim(), view([account(1)], [order("A", { status: 2 })]))).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/already paid/) });
+  });
+  test("named orders: ids must agree with each other, the amount and the account", () => {
+    const v = view([account(1), account(2, { code: "other" })], [order("A"), order("B", { accountId: 2, tradeAmount: 999 })]);
+    expect(decide(claim({ orderId: "A", outOrderId: "out-A" }), v).kind).toBe("matched");
+    expect(decide(claim({ orderId: "A", outOrderId: "out-B" }), v)).toMatchObject({ reason: "order_id and out_order_id name different orders" });
+    expect(decide(claim({ outOrderId: "out-B", amount: 999, channelCode: "qr" }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/not on an account/) });
+    expect(decide(claim({ orderId: "Z" }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/names no order/) });
+    expect(decide(claim({ orderId: "A", amount: 1 }), v)).toMatchObject({ reason: expect.stringMatching(/differs/) });
+  });
+  test("third-account claims (pid null) find the account by sub_account and any merchant's order", () => {
+    const v = view([account(1, { name: "shop-a", pid: 1001 }), account(2, { name: "shop-b", pid: 2002 })], [order("A"), order("B", { accountId: 2, pid: 2002 })]);
+    expect(decide(claim({ pid: null, subAccount: "shop-b", channelCode: "ignored" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "B" } });
+    expect(decide(claim({ pid: null, subAccount: "2" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "B" } });
+    expect(decide(claim({ pid: null, outOrderId: "out-A" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "A" } });
+  });
+});
