@@ -10,7 +10,7 @@ export class CliError extends Error {}
 
 export interface Cli {
   /** The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use. */
-  open(o?: { baseUrl?: string; trustProxy?: boolean }): Gateway;
+  open(o?: { baseUrl?: string; trustProxy?: boolean; baseUrlExplicit?: boolean }): Gateway;
   dbPath(): string;
   close(): void;
 }
@@ -23,7 +23,8 @@ export function createCli(program: Command): Cli {
     open(o = {}) {
       if (!gw) {
         try {
-          gw = openGateway({ db: dbPath(), baseUrl: o.baseUrl ?? process.env.XPAY_BASE_URL, trustProxy: o.trustProxy });
+          const explicit = o.baseUrlExplicit ?? process.env.XPAY_BASE_URL !== undefined;
+          gw = openGateway({ db: dbPath(), baseUrl: o.baseUrl ?? process.env.XPAY_BASE_URL, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
         } catch (e) {
           throw new CliError(`cannot open database ${dbPath()}: ${e instanceof Error ? e.message : String(e)}`);
         }

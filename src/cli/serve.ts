@@ -18,7 +18,8 @@ export function register(program: Command, cli: Cli): void {
       const port = requireInt("--port", o.port);
       if (port > 65535) throw new CliError("--port must be at most 65535");
       const baseUrl = o.baseUrl ?? process.env.XPAY_BASE_URL ?? `http://${o.host === "0.0.0.0" ? "127.0.0.1" : o.host}:${port}`;
-      const gw = cli.open({ baseUrl, trustProxy: o.trustProxy ?? process.env.XPAY_TRUST_PROXY === "1" });
+      const baseUrlExplicit = o.baseUrl !== undefined || process.env.XPAY_BASE_URL !== undefined;
+      const gw = cli.open({ baseUrl, trustProxy: o.trustProxy ?? process.env.XPAY_TRUST_PROXY === "1", baseUrlExplicit });
       gw.log = createLogger(o.logFormat);
       let server;
       try {

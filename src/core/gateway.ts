@@ -12,6 +12,8 @@ export interface GatewayOptions {
   clock?: Clock;
   /** Honour X-Forwarded-For / -Proto / -Host from a reverse proxy in front of xpay. */
   trustProxy?: boolean;
+  /** The operator named the base URL (--base-url / XPAY_BASE_URL): it wins over forwarded headers. */
+  baseUrlExplicit?: boolean;
   log?: Logger;
 }
 
@@ -21,6 +23,7 @@ export class Gateway {
   readonly families = new FamilyRegistry();
   baseUrl: string;
   readonly trustProxy: boolean;
+  readonly baseUrlExplicit: boolean;
   log: Logger;
   /** Last beat (ms) of each background loop, read by /healthz. */
   readonly beats = new Map<string, number>();
@@ -32,6 +35,7 @@ export class Gateway {
     this.baseUrl = o.baseUrl.replace(/\/+$/, "");
     this.clock = o.clock ?? systemClock;
     this.trustProxy = o.trustProxy ?? false;
+    this.baseUrlExplicit = o.baseUrlExplicit ?? false;
     this.log = o.log ?? silentLogger;
   }
 
@@ -58,8 +62,20 @@ export class Gateway {
     for (const l of this.queuedListeners) l();
   }
 
-  cashierUrl(tradeNo: string): string {
-    return `${this.baseUrl}/pay/${tradeNo}`;
+  /**
+   * The public base URL for links in a response: the configured one, or, behind a trusted proxy
+   * with no base URL configured, the scheme and host the payer used (X-Forwarded-Proto/-Host).
+   */
+  baseUrlFor(request?: Request): string {
+    if (!request || !this.trustProxy || this.baseUrlExplicit) return this.baseUrl;
+    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    if (!host || !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host)) return this.baseUrl;
+    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http";
+    return `${proto}://${host}${new URL(this.baseUrl).pathname.replace(/\/+$/, "")}`;
+  }
+
+  cashierUrl(tradeNo: string, request?: Request): string {
+    return `${this.baseUrlFor(request)}/pay/${tradeNo}`;
   }
 
   async platformPrivateKey(): Promise<string> {

@@ -14,6 +14,7 @@ export interface OpenOptions {
   baseUrl?: string;
   clock?: Clock;
   trustProxy?: boolean;
+  baseUrlExplicit?: boolean;
   store?: Store;
 }
 
@@ -27,5 +28,5 @@ export function registerFamilies(gw: Gateway): Gateway {
 
 export function openGateway(o: OpenOptions): Gateway {
   const store = o.store ?? SqliteStore.open(o.db);
-  return registerFamilies(new Gateway({ store, baseUrl: o.baseUrl ?? "http://127.0.0.1:8080", clock: o.clock, trustProxy: o.trustProxy }));
+  return registerFamilies(new Gateway({ store, baseUrl: o.baseUrl ?? "http://127.0.0.1:8080", clock: o.clock, trustProxy: o.trustProxy, baseUrlExplicit: o.baseUrlExplicit }));
 }

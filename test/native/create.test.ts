@@ -129,7 +129,7 @@ describe("native create-page", () => {
     const res = await postForm(h, "/xpay/order/create-page", nativeCreate({ out_trade_no: "P1" }));
     expect(res.status).toBe(302);
     const order = await h.gw.store.getOrderByOutTradeNo(1001, "P1");
-    expect(res.headers.get("location")).toBe(`/pay/${order!.tradeNo}`);
+    expect(res.headers.get("location")).toBe(`${BASE}/pay/${order!.tradeNo}`);
     const bad = await postForm(h, "/xpay/order/create-page", { ...nativeCreate(), name: "<script>x</script>" });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toContain("text/html");

@@ -26,7 +26,7 @@ export async function orderQrcode(gw: Gateway, request: Request): Promise<Respon
   if (order.payType === "" || order.accountId === null) return json(apiError(Code.Conflict, "请先选择支付方式"), Code.Conflict);
   const account = await gw.store.getChannel(order.accountId);
   if (!account) return json(apiError(Code.Unavailable, "收款账户不存在，请返回商户重新下单"), Code.Unavailable);
-  return json(qrcodeFields(order, account, (text) => qrImageUrl(gw.baseUrl, text)));
+  return json(qrcodeFields(order, account, (text) => qrImageUrl(gw.baseUrlFor(request), text)));
 }
 
 /**

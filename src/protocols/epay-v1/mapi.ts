@@ -22,7 +22,7 @@ export async function mapiPhp(gw: Gateway, request: Request, server: Server): Pr
     code: 1,
     msg: "success",
     trade_no: order.tradeNo,
-    payurl: gw.cashierUrl(order.tradeNo),
+    payurl: gw.cashierUrl(order.tradeNo, request),
     money: formatYuan(order.amount),
     trade_amount: formatYuan(order.tradeAmount ?? order.amount),
   };

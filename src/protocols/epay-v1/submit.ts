@@ -30,5 +30,5 @@ export async function submitPhp(gw: Gateway, request: Request, server: Server): 
   const p = auth.params;
   const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v1", payType: p.type!, request, server });
   if (!r.ok) return errorPage(r.msg);
-  return redirect(gw.cashierUrl(r.outcome.order.tradeNo));
+  return redirect(gw.cashierUrl(r.outcome.order.tradeNo, request));
 }

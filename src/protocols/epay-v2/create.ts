@@ -15,7 +15,7 @@ export async function v2Create(gw: Gateway, request: Request, server: Server): P
   const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v2", payType: p.type!, extra: { method }, request, server });
   if (!r.ok) return v2Json(gw, v2Fail(r.msg));
   const { order, account } = r.outcome;
-  const pay = chooseCreatePay(method, p.device ?? "", order, account, gw.cashierUrl(order.tradeNo));
+  const pay = chooseCreatePay(method, p.device ?? "", order, account, gw.cashierUrl(order.tradeNo, request));
   if (!pay.ok) return v2Json(gw, v2Fail(pay.msg));
   return v2Json(gw, { code: 0, msg: "success", trade_no: order.tradeNo, pay_type: pay.pay_type, pay_info: pay.pay_info });
 }

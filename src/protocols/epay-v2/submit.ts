@@ -12,5 +12,5 @@ export async function v2Submit(gw: Gateway, request: Request, server: Server): P
   const p = auth.params;
   const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v2", payType: p.type ?? "", request, server });
   if (!r.ok) return errorPage(r.msg);
-  return redirect(gw.cashierUrl(r.outcome.order.tradeNo));
+  return redirect(gw.cashierUrl(r.outcome.order.tradeNo, request));
 }

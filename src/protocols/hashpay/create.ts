@@ -49,9 +49,9 @@ export async function hashCreate(gw: Gateway, request: Request, server: Server):
     return json(hashFail(code, outcome.kind === "failed" ? `order creation failed: ${outcome.reason}` : outcome.reason, secret));
   }
   const { order, account } = outcome;
-  const cashier = gw.cashierUrl(order.tradeNo);
+  const cashier = gw.cashierUrl(order.tradeNo, request);
   // The PC QR is the account's own code only when the payer pays exactly total_fee; otherwise it
   // encodes the cashier link, which shows the adjusted amount (and the method choice, if any).
   const qrContent = payTarget(order, account).qrcode ?? cashier;
-  return json(withHash({ oderid: order.tradeNo, url_qrcode: qrImageUrl(gw.baseUrl, qrContent), url: cashier, errcode: ErrCode.Ok, errmsg: "" }, secret));
+  return json(withHash({ oderid: order.tradeNo, url_qrcode: qrImageUrl(gw.baseUrlFor(request), qrContent), url: cashier, errcode: ErrCode.Ok, errmsg: "" }, secret));
 }

@@ -43,12 +43,12 @@ export async function createJson(gw: Gateway, request: Request, server: Server):
   if ("error" in r) return json(r.error);
   const o = r.outcome;
   if (!o.ok) return json(failure(o));
-  return json(ok(createData(o.order, o.account, gw.cashierUrl(o.order.tradeNo))));
+  return json(ok(createData(o.order, o.account, gw.cashierUrl(o.order.tradeNo, request))));
 }
 
 export async function createPage(gw: Gateway, request: Request, server: Server): Promise<Response> {
   const r = await create(gw, request, server);
   if ("error" in r) return errorPage(r.error.msg);
   if (!r.outcome.ok) return errorPage(failure(r.outcome).msg);
-  return redirect(`/pay/${r.outcome.order.tradeNo}`);
+  return redirect(gw.cashierUrl(r.outcome.order.tradeNo, request));
 }
