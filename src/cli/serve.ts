@@ -27,6 +27,9 @@ export function register(program: Command, cli: Cli): void {
       } catch (e) {
         const code = (e as { code?: string }).code;
         if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${o.host} is already in use; choose another with --port`);
+        const msg = e instanceof Error ? e.message : String(e);
+        if (/locked|busy/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is locked by another process (${msg})`);
+        if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is not writable (${msg})`);
         throw new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`);
       }
       console.log(`${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}`)}`);

@@ -24,6 +24,8 @@ export interface Background {
 export const backgroundStarters: ((gw: Gateway) => Background)[] = [(gw) => startWorker(gw)];
 
 export async function startServer(gw: Gateway, o: ServeOptions): Promise<RunningServer> {
+  // Fail at start, not at the first payment, when the database cannot take writes.
+  await gw.store.probeWrite();
   await ensurePlatformKeys(gw.store);
   const app = buildApp(gw);
   const server = Bun.serve({
