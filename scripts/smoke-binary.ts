@@ -63,8 +63,9 @@ try {
   const n = received[0]!;
   if (n.trade_no !== tradeNo || n.status !== "2" || n.sign !== md5Sign(n, merchant.secret, ["sign"])) throw new Error(`bad notification ${JSON.stringify(n)}`);
   step("notification received with a valid signature");
-  const inspected = JSON.parse(run("order", "inspect", tradeNo, "--json")) as { status: number };
+  const inspected = JSON.parse(run("order", "inspect", tradeNo, "--json")) as { status: number; clientip: string };
   if (inspected.status !== 2) throw new Error(`order inspect says status ${inspected.status}`);
+  if (inspected.clientip !== "127.0.0.1") throw new Error(`clientip should default to the peer address, got "${inspected.clientip}"`);
   step("order inspect: paid");
   server.kill("SIGTERM");
   const code = await Promise.race([server.exited, Bun.sleep(10_000).then(() => "timeout")]);

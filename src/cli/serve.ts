@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import pc from "picocolors";
+import { forceBlockPrivate } from "../core/notify/target.ts";
 import { createLogger } from "../server/logger.ts";
 import { startServer } from "../server/serve.ts";
 import { type Cli, CliError, requireInt } from "./context.ts";
@@ -12,8 +13,9 @@ export function register(program: Command, cli: Cli): void {
     .option("--host <host>", "address to bind (XPAY_HOST); 0.0.0.0 for every interface", process.env.XPAY_HOST ?? "127.0.0.1")
     .option("--base-url <url>", "public base URL used in cashier links (XPAY_BASE_URL)")
     .option("--trust-proxy", "honour X-Forwarded-For from a reverse proxy (XPAY_TRUST_PROXY=1)")
+    .option("--notify-block-private", "refuse notify_url targets on private, loopback and link-local addresses (XPAY_NOTIFY_BLOCK_PRIVATE=1)")
     .option("--log-format <format>", "json or pretty (XPAY_LOG_FORMAT)", process.env.XPAY_LOG_FORMAT ?? "pretty")
-    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean; logFormat: string }) => {
+    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean; logFormat: string; notifyBlockPrivate?: boolean }) => {
       if (o.logFormat !== "json" && o.logFormat !== "pretty") throw new CliError("--log-format must be json or pretty");
       const port = requireInt("--port", o.port);
       if (port > 65535) throw new CliError("--port must be at most 65535");
@@ -21,6 +23,7 @@ export function register(program: Command, cli: Cli): void {
       const baseUrlExplicit = o.baseUrl !== undefined || process.env.XPAY_BASE_URL !== undefined;
       const gw = cli.open({ baseUrl, trustProxy: o.trustProxy ?? process.env.XPAY_TRUST_PROXY === "1", baseUrlExplicit });
       gw.log = createLogger(o.logFormat);
+      if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
       let server;
       try {
         server = await startServer(gw, { port, host: o.host });

@@ -4,6 +4,7 @@ import { allocationRule, type AllocationPolicy, type AllocationRule } from "./al
 import type { Gateway } from "./gateway.ts";
 import { newTradeNo, startOfDay } from "./ids.ts";
 import { checkName, checkOutTradeNo, checkParam, checkPayType, checkUrl } from "./order-input.ts";
+import { blockPrivateOn, literalTargetProblem } from "./notify/target.ts";
 import type { Settings } from "./settings.ts";
 import type { ExistingDecision } from "./store.ts";
 import { type ChannelAccount, type Merchant, type NewOrder, type Order, OrderStatus } from "./types.ts";
@@ -58,6 +59,8 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder): Promise<CreateOutcome> {
   const invalid = validate(o);
   if (invalid) return { ok: false, kind: "invalid", reason: invalid };
+  const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? literalTargetProblem(o.notifyUrl) : null;
+  if (refused) return { ok: false, kind: "invalid", reason: refused };
   const s = await gw.settings();
   const now = gw.clock.now();
   const result = await gw.store.createOrder({

@@ -11,6 +11,8 @@ import { healthPlugin } from "./health.ts";
 import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
 import { payPagePlugin } from "./pay-page.ts";
 import { qrcodePlugin } from "./qrcode.ts";
+import { openapiPlugin } from "./openapi.ts";
+import { rateLimitPlugin } from "./rate-limit.ts";
 
 export function buildApp(gw: Gateway) {
   return new Elysia()
@@ -19,7 +21,9 @@ export function buildApp(gw: Gateway) {
       gw.log.error("unhandled", { message: error instanceof Error ? error.message : String(error) });
       return json({ code: 500, msg: "internal error", data: null }, 500);
     })
+    .use(rateLimitPlugin(gw))
     .use(healthPlugin(gw))
+    .use(openapiPlugin())
     .use(nativePlugin(gw))
     .use(epayV1Plugin(gw))
     .use(epayV2Plugin(gw))

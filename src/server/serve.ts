@@ -42,6 +42,9 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
       return res;
     },
   });
+  // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
+  // itself in app.listen(), and this server wraps app.fetch for the access log.
+  (app as unknown as { server: typeof server }).server = server;
   const loops = backgroundStarters.map((start) => start(gw));
   return {
     url: `http://${o.host}:${server.port}`,

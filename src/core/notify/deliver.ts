@@ -5,6 +5,7 @@ import { withQuery } from "../families.ts";
 import type { Gateway } from "../gateway.ts";
 import type { AttemptOutcome, Notification } from "../store.ts";
 import { firstBytes, nextRetryAt } from "./schedule.ts";
+import { blockPrivateOn, resolvedTargetProblem } from "./target.ts";
 
 export interface DeliveryOptions {
   /** Tests inject a fetch; the default is the global one. */
@@ -44,6 +45,10 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   if (!merchant) return { httpStatus: null, body: "", error: "order or merchant no longer exists", acknowledged: false };
   if (!gw.families.has(n.family)) return { httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
   const notifier = gw.families.get(n.family);
+  if (await blockPrivateOn(gw)) {
+    const refused = await resolvedTargetProblem(n.url);
+    if (refused) return { httpStatus: null, body: "", error: refused, acknowledged: false };
+  }
   const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now() });
   const timeoutMs = Math.min(notifier.timeoutMs, o.maxTimeoutMs ?? Infinity);
   const init: RequestInit = { method: n.method, redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": "xpay-notify/1" } };

@@ -21,7 +21,7 @@ export async function authenticateV2(gw: Gateway, request: Request, schema: Para
   if (problem) return { ok: false, msg: problem };
   const m = await activeMerchant(gw, Number(p.pid));
   if (!m.ok) return { ok: false, msg: m.reason };
-  if (!m.merchant.rsaPublicKey) return { ok: false, msg: "this merchant has no RSA public key; the operator sets it with `xpay merchant` before V2 can be used" };
+  if (!m.merchant.rsaPublicKey) return { ok: false, msg: "this merchant has no RSA public key; the operator creates one with `xpay keygen --pid P` before V2 can be used" };
   if (!rsaVerify(p, m.merchant.rsaPublicKey)) {
     return { ok: false, msg: "signature mismatch: sign = Base64 RSA-SHA256 (merchant private key) over sorted non-empty k=v joined by &, without sign and sign_type" };
   }
