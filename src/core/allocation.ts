@@ -10,8 +10,12 @@ export interface CandidateAccount extends ChannelAccount {
 export interface AllocationView {
   /** Enabled accounts of this pay type, owned by the merchant or shared. */
   candidateAccounts(pid: number, payType: string, dayStart: number): CandidateAccount[];
-  /** trade_amounts reserved on the account: pending, or ended unpaid at or after `unpaidSince`. */
-  takenTradeAmounts(accountId: number, payType: string, unpaidSince: number): Set<number>;
+  /**
+   * trade_amounts reserved on the account: pending, or ended unpaid at or after `unpaidSince`;
+   * only those within [min, max] (the amounts the rule could choose), so the cost of a create
+   * does not grow with the number of pending orders on the account.
+   */
+  takenTradeAmounts(accountId: number, payType: string, unpaidSince: number, range: { min: number; max: number }): Set<number>;
 }
 
 export interface AllocationPolicy {
@@ -44,8 +48,17 @@ function fits(a: CandidateAccount, amount: number, now: number, p: AllocationPol
   return null;
 }
 
+const NEAR = 16;
+
 /** Builds the rule for one order; the store calls it with a view inside its transaction. */
 export function allocationRule(o: { pid: number; payType: string; amount: number; now: number; dayStart: number }, p: AllocationPolicy): AllocationRule {
+  // The taken amounts are read for the first NEAR candidates, and for the whole offset range only
+  // when those are all taken: most creates find a free amount there, whatever max_offset is.
+  const range = (offset: number) => {
+    const far = o.amount + (p.direction === "down" ? -offset : offset);
+    return { min: Math.min(o.amount, far), max: Math.max(o.amount, far) };
+  };
+  const near = Math.min(p.maxOffset, NEAR);
   return (view) => {
     const accounts = view
       .candidateAccounts(o.pid, o.payType, o.dayStart)
@@ -58,8 +71,11 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
         lastReason = misfit;
         continue;
       }
-      const taken = view.takenTradeAmounts(a.id, o.payType, o.now - p.matchWindow);
-      const tradeAmount = chooseTradeAmount(o.amount, taken, p.maxOffset, p.direction);
+      const since = o.now - p.matchWindow;
+      let tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, o.payType, since, range(near)), near, p.direction);
+      if (tradeAmount === null && p.maxOffset > near) {
+        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, o.payType, since, range(p.maxOffset)), p.maxOffset, p.direction);
+      }
       if (tradeAmount !== null) return { ok: true, accountId: a.id, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";
     }

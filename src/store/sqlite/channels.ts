@@ -67,17 +67,17 @@ export function candidateAccounts(db: Database, pid: number, payType: string, da
   return rows.map((r) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
 }
 
-export function takenTradeAmounts(db: Database, accountId: number, payType: string, unpaidSince: number): Set<number> {
+export function takenTradeAmounts(db: Database, accountId: number, payType: string, unpaidSince: number, range: { min: number; max: number }): Set<number> {
   // Pending orders hold their slot; so do orders that ended unpaid within the match window, so a
   // late payment is never credited to a newer order with the same amount.
   const rows = db
     .query(
       `SELECT trade_amount FROM orders
-       WHERE account_id = $account AND pay_type = $pay_type AND trade_amount IS NOT NULL AND (
+       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND pay_type = $pay_type AND (
          (status = 1 AND expire_time >= $unpaid_since)
          OR (status = 4 AND expire_time >= $unpaid_since)
          OR (status = 3 AND closed_at >= $unpaid_since))`,
     )
-    .all({ account: accountId, pay_type: payType, unpaid_since: unpaidSince }) as { trade_amount: number }[];
+    .all({ account: accountId, pay_type: payType, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }

@@ -14,8 +14,50 @@ import { payOrder } from "./pay.ts";
 import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 
+interface Queued {
+  run(): unknown;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
 export class SqliteStore implements Store {
   constructor(readonly db: Database) {}
+
+  private queue: Queued[] = [];
+
+  /**
+   * Group commit: write units queued in one turn of the event loop run one after another inside
+   * one BEGIN IMMEDIATE ... COMMIT, each in its own savepoint (bun:sqlite nests a transaction as a
+   * SAVEPOINT), so a unit that throws is rolled back alone. Every caller is answered after the
+   * COMMIT, so a success is never reported for a write that is not committed.
+   */
+  private grouped<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const units = this.queue;
+    this.queue = [];
+    const outcomes: { ok: boolean; v: unknown }[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const u of units) {
+          try {
+            outcomes.push({ ok: true, v: u.run() });
+          } catch (e) {
+            outcomes.push({ ok: false, v: e });
+          }
+        }
+      }).immediate();
+    } catch (e) {
+      for (const u of units) u.reject(e);
+      return;
+    }
+    units.forEach((u, i) => (outcomes[i]!.ok ? u.resolve(outcomes[i]!.v) : u.reject(outcomes[i]!.v)));
+  }
 
   static open(path: string): SqliteStore {
     const db = openDatabase(path);
@@ -46,7 +88,7 @@ export class SqliteStore implements Store {
   listChannels: Store["listChannels"] = async (f) => channels.listChannels(this.db, f);
   updateChannel: Store["updateChannel"] = async (id, patch) => channels.updateChannel(this.db, id, patch);
 
-  createOrder: Store["createOrder"] = async (u) => orders.createOrder(this.db, u);
+  createOrder: Store["createOrder"] = (u) => this.grouped(() => orders.createOrder(this.db, u));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(this.db, t, p, now, a);
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(this.db, t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);

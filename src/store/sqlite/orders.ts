@@ -30,64 +30,73 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 function view(db: Database): AllocationView {
   return {
     candidateAccounts: (pid, payType, dayStart) => candidateAccounts(db, pid, payType, dayStart),
-    takenTradeAmounts: (accountId, payType, since) => takenTradeAmounts(db, accountId, payType, since),
+    takenTradeAmounts: (accountId, payType, since, range) => takenTradeAmounts(db, accountId, payType, since, range),
   };
 }
 
-function applyAllocation(db: Database, tradeNo: string, now: number, allocate: AllocationRule): Order {
+/** The allocation columns of a new (or retried) order; the account's round-robin stamp moves on. */
+interface Placement {
+  acc: number | null;
+  ta: number | null;
+  status: 1 | 5;
+  reason: string;
+}
+
+function place(db: Database, now: number, allocate: AllocationRule | null): Placement {
+  if (!allocate) return { acc: null, ta: null, status: 1, reason: "" };
   const a = allocate(view(db));
-  if (a.ok) {
-    db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta, status = 1, fail_reason = '' WHERE trade_no = $t").run({ acc: a.accountId, ta: a.tradeAmount, t: tradeNo });
-    db.query("UPDATE channel_accounts SET last_used_at = $now WHERE id = $id").run({ now, id: a.accountId });
-  } else {
-    db.query("UPDATE orders SET status = 5, fail_reason = $r, account_id = NULL, trade_amount = NULL WHERE trade_no = $t").run({ r: a.reason, t: tradeNo });
-  }
-  return getOrder(db, tradeNo)!;
+  if (!a.ok) return { acc: null, ta: null, status: 5, reason: a.reason };
+  db.query("UPDATE channel_accounts SET last_used_at = $now WHERE id = $id").run({ now, id: a.accountId });
+  return { acc: a.accountId, ta: a.tradeAmount, status: 1, reason: "" };
 }
 
-function insert(db: Database, u: CreateOrderUnit): string {
+function fields(u: CreateOrderUnit, p: Placement) {
   const o = u.order;
+  return {
+    pid: o.pid, out: o.outTradeNo, family: o.family, pay_type: o.payType, name: o.name, amount: o.amount, notify: o.notifyUrl,
+    return: o.returnUrl, param: o.param, ip: o.clientip, device: o.device, extra: JSON.stringify(o.extra), now: u.now, expire: u.expireTime,
+    acc: p.acc, ta: p.ta, status: p.status, reason: p.reason,
+  };
+}
+
+/** One INSERT with the allocation already decided, RETURNING the row (no second write, no re-read). */
+function insert(db: Database, u: CreateOrderUnit, p: Placement): Order {
   const stmt = db.query(
-    `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, notify_url, return_url, param,
-                         clientip, device, extra, created_at, expire_time)
-     VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, 1, $notify, $return, $param, $ip, $device, $extra, $now, $expire)
-     ON CONFLICT (trade_no) DO NOTHING`,
+    `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
+                         notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
+     VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
+             $notify, $return, $param, $ip, $device, $extra, $now, $expire)
+     ON CONFLICT (trade_no) DO NOTHING RETURNING *`,
   );
+  const values = fields(u, p);
   for (;;) {
-    const tradeNo = u.newTradeNo();
-    const r = stmt.run({
-      trade_no: tradeNo, pid: o.pid, out: o.outTradeNo, family: o.family, pay_type: o.payType, name: o.name, amount: o.amount,
-      notify: o.notifyUrl, return: o.returnUrl, param: o.param, ip: o.clientip, device: o.device, extra: JSON.stringify(o.extra),
-      now: u.now, expire: u.expireTime,
-    });
-    if (r.changes === 1) return tradeNo; // else a trade_no collision: draw again
+    const row = stmt.get({ ...values, trade_no: u.newTradeNo() }) as Row | null;
+    if (row) return toOrder(row); // else a trade_no collision: draw again
   }
 }
 
-/** One write transaction: idempotency check, insert (or retry of a failed row), allocation. */
+/**
+ * One write transaction: idempotency check, allocation, then the insert (or the retry of a failed
+ * row) written once with its account and trade_amount.
+ */
 export function createOrder(db: Database, u: CreateOrderUnit): CreateOrderResult {
   return db.transaction((): CreateOrderResult => {
     const existing = getOrderByOutTradeNo(db, u.order.pid, u.order.outTradeNo);
-    let tradeNo: string;
     if (existing) {
       const d = u.onExisting(existing);
       if (d.kind === "error") return { kind: "error", reason: d.reason };
       if (d.kind === "return") return { kind: "existing", order: existing };
-      tradeNo = existing.tradeNo;
-      const o = u.order;
-      db.query(
-        `UPDATE orders SET family = $family, pay_type = $pay_type, name = $name, amount = $amount, notify_url = $notify, return_url = $return,
-           param = $param, clientip = $ip, device = $device, extra = $extra, created_at = $now, expire_time = $expire, status = 1
-         WHERE trade_no = $t`,
-      ).run({
-        t: tradeNo, family: o.family, pay_type: o.payType, name: o.name, amount: o.amount, notify: o.notifyUrl, return: o.returnUrl, param: o.param,
-        ip: o.clientip, device: o.device, extra: JSON.stringify(o.extra), now: u.now, expire: u.expireTime,
-      });
-    } else {
-      tradeNo = insert(db, u);
+      const row = db
+        .query(
+          `UPDATE orders SET family = $family, pay_type = $pay_type, name = $name, amount = $amount, notify_url = $notify, return_url = $return,
+             param = $param, clientip = $ip, device = $device, extra = $extra, created_at = $now, expire_time = $expire,
+             status = $status, fail_reason = $reason, account_id = $acc, trade_amount = $ta
+           WHERE trade_no = $t RETURNING *`,
+        )
+        .get({ ...fields(u, place(db, u.now, u.allocate)), t: existing.tradeNo }) as Row;
+      return { kind: "created", order: toOrder(row) };
     }
-    const order = u.allocate ? applyAllocation(db, tradeNo, u.now, u.allocate) : getOrder(db, tradeNo)!;
-    return { kind: "created", order };
+    return { kind: "created", order: insert(db, u, place(db, u.now, u.allocate)) };
   }).immediate();
 }
 

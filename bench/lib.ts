@@ -1,0 +1,107 @@
+// Shared by the bench scenarios: child processes, free ports, one autocannon run, percentiles.
+import autocannon from "autocannon";
+import { createServer } from "node:net";
+
+export const BUN = process.execPath;
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitHealthy(url: string, timeoutMs = 15_000, everyMs = 5): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {}
+    await Bun.sleep(everyMs);
+  }
+  throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+}
+
+/** Peak (VmHWM) and current (VmRSS) resident set of a process, in MiB. */
+export async function rss(pid: number): Promise<{ peak: number; now: number }> {
+  const s = await Bun.file(`/proc/${pid}/status`).text();
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(s)?.[1] ?? 0);
+  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  ok: number;
+  failed: number;
+  errors: number;
+}
+
+export interface LoadSpec {
+  name: string;
+  url: string;
+  path: string;
+  method?: "GET" | "POST";
+  contentType?: string;
+  /** The next request body; called once per request (bodies are precomputed, this only picks). */
+  body?: () => string;
+  /** Whether an answer is a success (the protocols answer HTTP 200 with an error code inside). */
+  ok?: (status: number, body: string) => boolean;
+  duration?: number;
+}
+
+/** One autocannon run at CONNECTIONS connections; counts answers that are not successes. */
+export async function load(spec: LoadSpec): Promise<LoadResult> {
+  let ok = 0;
+  let failed = 0;
+  const check = spec.ok ?? ((s: number) => s === 200);
+  const r = await autocannon({
+    url: spec.url,
+    connections: CONNECTIONS,
+    duration: spec.duration ?? DURATION,
+    requests: [
+      {
+        method: spec.method ?? "POST",
+        path: spec.path,
+        headers: { "content-type": spec.contentType ?? "application/x-www-form-urlencoded" },
+        ...(spec.body ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: spec.body!() }) } : {}),
+        onResponse: (status: number, body: string) => {
+          if (check(status, body)) ok++;
+          else failed++;
+        },
+      },
+    ],
+  });
+  return { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, ok, failed, errors: r.errors + r.timeouts };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A pool of precomputed values taken in turn; `wrapped` counts how often it ran out. */
+export function pool<T>(items: T[]) {
+  let i = 0;
+  const p = {
+    wrapped: 0,
+    next(): T {
+      if (i === items.length) {
+        i = 0;
+        p.wrapped++;
+      }
+      return items[i++]!;
+    },
+  };
+  return p;
+}

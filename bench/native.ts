@@ -1,0 +1,29 @@
+// Native protocol bodies, signed as a merchant SDK signs them (MD5, form encoding), precomputed so
+// the client spends its share of the two cores sending rather than signing.
+import { md5Sign } from "../src/protocols/signing.ts";
+import { PID, SECRET } from "./seed.ts";
+
+function form(params: Record<string, string>): string {
+  const signed = { ...params, sign: md5Sign(params, SECRET, ["sign"]) };
+  return new URLSearchParams(signed).toString();
+}
+
+/** Create bodies with distinct out_trade_nos and amounts from 1.00 to 999.99 yuan. */
+export function createBodies(n: number, prefix: string, notifyUrl: string): { bodies: string[]; outTradeNos: string[] } {
+  const bodies: string[] = [];
+  const outTradeNos: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const out = `${prefix}${i}`;
+    const cents = 100 + Math.floor(Math.random() * 99_900);
+    const money = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+    bodies.push(form({ pid: String(PID), pay_type: "alipay", name: "VIP", money, out_trade_no: out, notify_url: notifyUrl }));
+    outTradeNos.push(out);
+  }
+  return { bodies, outTradeNos };
+}
+
+export function statusBodies(outTradeNos: string[]): string[] {
+  return outTradeNos.map((o) => form({ pid: String(PID), out_order_id: o }));
+}
+
+export const createOk = (status: number, body: string) => status === 200 && body.startsWith('{"code":200');

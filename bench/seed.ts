@@ -1,0 +1,32 @@
+// The temp database the gateway is measured on: one merchant (MD5 secret and an epay V2 key),
+// ACCOUNTS shared alipay accounts, a wide max_offset, and no rate limit on the public routes
+// (every request of the bench comes from one IP).
+import { generateKeyPairSync } from "node:crypto";
+import { openGateway } from "../src/server/bootstrap.ts";
+
+export const PID = 1001;
+export const SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
+export const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 16);
+
+export interface Seeded {
+  merchantPrivateKey: string; // bare Base64 PKCS#8, as an epay V2 SDK holds it
+  accounts: { id: number; code: string }[];
+}
+
+export async function seed(db: string): Promise<Seeded> {
+  const gw = openGateway({ db });
+  const s = gw.store;
+  await s.addMerchant({ pid: PID, name: "Bench shop", secret: SECRET, now: gw.clock.now() });
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  await s.updateMerchant(PID, { rsaPublicKey: publicKey.export({ type: "spki", format: "der" }).toString("base64") });
+  const accounts = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    const code = `acc${i}`;
+    const a = await s.addChannel({ pid: 0, payType: "alipay", code, name: `Alipay ${i}`, qrcode: `https://qr.alipay.com/bench${i}`, now: gw.clock.now() });
+    accounts.push({ id: a.id, code });
+  }
+  await s.setSetting("max_offset", "1000");
+  await s.setSetting("public_rate_limit", "0");
+  s.close();
+  return { merchantPrivateKey: privateKey.export({ type: "pkcs8", format: "der" }).toString("base64"), accounts };
+}
