@@ -2,7 +2,8 @@
 // -> api.php shows paid; and the return redirect carries the same signed fields.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { deliverDue } from "../../src/core/notify/deliver.ts";
-import { payOrder, returnUri } from "../../src/core/pay-order.ts";
+import { returnUri } from "../../src/core/pay-order.ts";
+import { settleOperatorPayment } from "../../src/core/settle-report.ts";
 import { harness, type Harness, SECRET, seed } from "../helpers.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
 import { call, sdkSign, v1Params } from "./sdk.ts";
@@ -22,7 +23,7 @@ test("epay V1 end to end", async () => {
   rx = startReceiver(["fail", "success"]);
   const made = (await (await call(h, "POST", "/xpay/epay/mapi.php", v1Params({ out_trade_no: "E2E-1", name: "商品 A+B", money: "12.30", param: "uid=7&x", notify_url: rx.url }))).json()) as any;
   expect(made.code).toBe(1);
-  expect((await payOrder(h.gw, made.trade_no, { apiTradeNo: "ALI-9" })).kind).toBe("paid");
+  expect((await settleOperatorPayment(h.gw, made.trade_no, { apiTradeNo: "ALI-9" }))?.outcome).toBe("matched"); // what `xpay simulate-pay` runs
 
   await deliverDue(h.gw);
   await rx.waitFor(1);

@@ -2,7 +2,8 @@
 // (platform key, timestamp within 300 s, every attempt signed afresh) -> query shows paid.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { deliverDue } from "../../src/core/notify/deliver.ts";
-import { payOrder, returnUri } from "../../src/core/pay-order.ts";
+import { returnUri } from "../../src/core/pay-order.ts";
+import { settleOperatorPayment } from "../../src/core/settle-report.ts";
 import { harness, type Harness, seed } from "../helpers.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
 import { newMerchantKeys, platformPublicBase64, post, sdkVerify, v2Params } from "./sdk.ts";
@@ -25,7 +26,7 @@ test("epay V2 end to end", async () => {
   const platform = await platformPublicBase64(h);
   const made = (await (await post(h, "create", v2Params(h, keys, { out_trade_no: "E2E-2", name: "测试 商品+&x", money: "1.50", notify_url: rx.url }))).json()) as any;
   expect(made.code).toBe(0);
-  expect((await payOrder(h.gw, made.trade_no, { apiTradeNo: "WX-1", buyer: "o_abc" })).kind).toBe("paid");
+  expect((await settleOperatorPayment(h.gw, made.trade_no, { apiTradeNo: "WX-1", buyer: "o_abc" }))?.outcome).toBe("matched"); // what `xpay simulate-pay` runs
 
   await deliverDue(h.gw);
   await rx.waitFor(1);

@@ -2,7 +2,8 @@
 // vendor demo checks it -> query shows OD.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { deliverDue } from "../../src/core/notify/deliver.ts";
-import { payOrder, returnUri } from "../../src/core/pay-order.ts";
+import { returnUri } from "../../src/core/pay-order.ts";
+import { settleOperatorPayment } from "../../src/core/settle-report.ts";
 import { harness, type Harness, seed } from "../helpers.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
 import { hashParams, hashPost, xhHash } from "./sdk.ts";
@@ -22,7 +23,7 @@ test("hash protocol end to end", async () => {
   rx = startReceiver(["fail", "成功"]);
   const made = await hashPost(h, "/xpay/hashpay", hashParams(h, { trade_order_id: 1763800001, total_fee: "0.1", payment: "alipay", plugins: "my-plugins-id", attach: "备注", notify_url: rx.url, return_url: "http://127.0.0.1/r" }));
   expect(made.errcode).toBe("0");
-  expect((await payOrder(h.gw, made.oderid)).kind).toBe("paid");
+  expect((await settleOperatorPayment(h.gw, made.oderid))?.outcome).toBe("matched"); // what `xpay simulate-pay` runs
 
   await deliverDue(h.gw);
   await rx.waitFor(1);
