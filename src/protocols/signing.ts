@@ -49,30 +49,23 @@ function keyBody(key: string): string {
   return key.replace(/-----(BEGIN|END)[^-]*-----/g, "").replace(/\s+/g, "");
 }
 
-/** Accepts PEM (PKCS#8/SPKI, or PKCS#1) and bare Base64 DER bodies, as epay SDKs store keys. */
-export function privateKeyFrom(key: string): KeyObject {
-  const cacheKey = "priv:" + key;
+function cachedKey(kind: "private" | "public", key: string): KeyObject {
+  const cacheKey = `${kind}:${key}`;
   let k = keyCache.get(cacheKey);
   if (!k) {
-    k = key.includes("-----BEGIN")
-      ? createPrivateKey(key)
-      : createPrivateKey({ key: Buffer.from(keyBody(key), "base64"), format: "der", type: "pkcs8" });
+    const der = () => Buffer.from(keyBody(key), "base64");
+    k =
+      kind === "private"
+        ? key.includes("-----BEGIN") ? createPrivateKey(key) : createPrivateKey({ key: der(), format: "der", type: "pkcs8" })
+        : key.includes("-----BEGIN") ? createPublicKey(key) : createPublicKey({ key: der(), format: "der", type: "spki" });
     keyCache.set(cacheKey, k);
   }
   return k;
 }
 
-export function publicKeyFrom(key: string): KeyObject {
-  const cacheKey = "pub:" + key;
-  let k = keyCache.get(cacheKey);
-  if (!k) {
-    k = key.includes("-----BEGIN")
-      ? createPublicKey(key)
-      : createPublicKey({ key: Buffer.from(keyBody(key), "base64"), format: "der", type: "spki" });
-    keyCache.set(cacheKey, k);
-  }
-  return k;
-}
+/** Accepts PEM (PKCS#8/SPKI, or PKCS#1) and bare Base64 DER bodies, as epay SDKs store keys. */
+export const privateKeyFrom = (key: string): KeyObject => cachedKey("private", key);
+export const publicKeyFrom = (key: string): KeyObject => cachedKey("public", key);
 
 export const RSA_EXCLUDED = ["sign", "sign_type"] as const;
 
