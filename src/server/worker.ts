@@ -40,8 +40,12 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       await sweepExpired(gw).catch((e) => log("expiry sweep failed", e));
     }
     const room = concurrency - inflight.size;
-    if (room <= 0) return;
+    if (room <= 0) {
+      gw.beats.set("notifier", Date.now()); // busy, not stalled
+      return;
+    }
     const due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, o.leaseMs ?? DEFAULT_LEASE_MS);
+    gw.beats.set("notifier", Date.now()); // /healthz: the loop ran and its claim reached the database
     for (const n of due) {
       const p: Promise<unknown> = deliverOne(gw, n, o)
         .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
@@ -81,6 +85,7 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      gw.beats.delete("notifier");
       unsubscribe();
       await claiming;
       // Attempts already sent are awaited so their outcome is recorded before the database closes.

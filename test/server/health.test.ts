@@ -35,3 +35,14 @@ test("backup is a consistent, openable copy; a second backup to the same path is
   await expect(h.gw.store.backupTo(path)).rejects.toThrow("exists already");
   chmodSync(path, 0o600);
 });
+
+test("the notification worker beats while it runs and leaves /healthz when stopped", async () => {
+  const { startWorker } = await import("../../src/server/worker.ts");
+  const worker = startWorker(h.gw, { pollMs: 50 });
+  await Bun.sleep(120);
+  const running = await get("/healthz");
+  expect(running.status).toBe(200);
+  expect(running.body.workers).toEqual({ notifier: "alive" });
+  await worker.stop();
+  expect((await get("/healthz")).body.workers).toEqual({});
+});
