@@ -1,6 +1,8 @@
 // Parsing of phone notifications forwarded by an SmsForwarder-style client
-// (POST /api/report/{pid}, spec section F). Pure and dependency-free so the rules
+// (POST /api/report/{pid}, spec section F). Pure (it needs only core/money.ts) so the rules
 // can be tested exhaustively and extended without touching the report handler.
+
+import { parseYuan } from "./money.ts";
 
 export type PayType = "alipay" | "wxpay" | "qqpay";
 
@@ -70,15 +72,12 @@ export const SHARED_REJECTS: RegExp[] = [
   /成功付款|付款成功|向(?![你您])[^\s，,。]{1,20}?付款/,
 ];
 
-/** Integer cents from a yuan amount such as "0.01", "12", "1,234.50"; null when invalid. */
+/** Integer cents from a yuan amount such as "0.01", "12", "1,234.50"; null when invalid. Only the
+ * thousands separators are this module's business; the amount rules are core/money.ts's. */
 export function yuanTextToCents(text: string): number | null {
-  const m = /^((?:\d{1,3}(?:,\d{3})+|\d+))(?:\.(\d{1,2}))?$/.exec(text.trim());
+  const m = /^((?:\d{1,3}(?:,\d{3})+|\d+))(\.\d{1,2})?$/.exec(text.trim());
   if (!m || m[1] === undefined) return null;
-  const whole = m[1].replace(/,/g, "");
-  // Beyond 13 integer digits the cent value would leave the safe-integer range.
-  if (whole.replace(/^0+/, "").length > 13) return null;
-  const cents = Number(whole) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
-  return Number.isSafeInteger(cents) && cents > 0 ? cents : null;
+  return parseYuan(m[1].replace(/,/g, "") + (m[2] ?? ""));
 }
 
 const FIELDS = ["from", "package_name", "app_name", "title", "msg", "receive_time", "device_name"] as const;

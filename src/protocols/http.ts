@@ -15,8 +15,11 @@ export function redirect(location: string): Response {
   return new Response(null, { status: 302, headers: { location } });
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
+
+/** Escapes text for HTML element content and quoted attribute values (the cashier page uses it too). */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? "").replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch] ?? ch);
 }
 
 /** A minimal error page for the browser-facing create routes (create-page, submit.php, V2 submit). */

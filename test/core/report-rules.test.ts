@@ -51,7 +51,7 @@ describe("yuanTextToCents", () => {
     ["1234.56", 123456],
     [" 8.88 ", 888],
     ["007.00", 700],
-    ["9999999999999.99", 999999999999999],
+    ["99,999,999.99", 9999999999], // the largest amount an order can have (core/money.ts)
     // The classic float trap: 0.29 * 100 === 28.999999999999996, 1.15 * 100 === 114.99999999999999.
     ["0.29", 29],
     ["1.15", 115],
@@ -64,7 +64,7 @@ describe("yuanTextToCents", () => {
   const bad = [
     "", " ", "0", "0.0", "0.00", "-1", "-0.01", "+1", "1.234", "12.", ".5", "1,23.45", "12,34",
     "1,2345", ",123", "1e3", "0x10", "abc", "1 000", "¥12", "12元", "1.2.3", "NaN", "Infinity",
-    "12345678901234",
+    "12345678901234", "100,000,000.00", // above the order maximum: no order can match it
   ];
   for (const text of bad) {
     test(`rejects ${JSON.stringify(text)}`, () => expect(yuanTextToCents(text)).toBeNull());

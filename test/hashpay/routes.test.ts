@@ -20,7 +20,7 @@ describe("hash protocol create", () => {
     expect(body).toMatchObject({ errcode: "0", errmsg: "" });
     expect(demoVerifies(body)).toBe(true);
     expect(body.url).toBe(`${BASE}/pay/${body.oderid}`);
-    expect(body.url_qrcode).toBe(`${BASE}/qrcode?text=${encodeURIComponent("wxp://f2f0abc")}`);
+    expect(body.url_qrcode).toBe(`${BASE}/qrcode?text=${encodeURIComponent("wxp://f2f0abc")}&format=png`);
     const image = await h.app.handle(new Request(body.url_qrcode.replace(BASE, "http://localhost")));
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toStartWith("image/");
@@ -42,7 +42,7 @@ describe("hash protocol create", () => {
     const open = await hashPost(h, CREATE, hashParams(h));
     expect(open.errcode).toBe("0");
     expect(await h.gw.store.getOrder(open.oderid)).toMatchObject({ payType: "", accountId: null, tradeAmount: null, status: 1 });
-    expect(open.url_qrcode).toBe(`${BASE}/qrcode?text=${encodeURIComponent(open.url)}`);
+    expect(open.url_qrcode).toBe(`${BASE}/qrcode?text=${encodeURIComponent(open.url)}&format=png`);
   });
 
   test("field limits through the route, each failure signed", async () => {

@@ -127,10 +127,4 @@ export function qrcodeFields(order: Order, account: ChannelAccount, imageUrl: (t
   };
 }
 
-/** The QR image endpoint (src/server/qrcode.ts); hash `url_qrcode` can use the same URL. */
-export const QR_PATH = "/qrcode";
-export const QR_MAX_TEXT = 1024;
-
-export function qrImageUrl(baseUrl: string, text: string, format: "png" | "svg" = "png"): string {
-  return `${baseUrl}${QR_PATH}?${new URLSearchParams({ text, format })}`;
-}
+export { QR_MAX_TEXT, QR_PATH, qrImageUrl } from "../links.ts";

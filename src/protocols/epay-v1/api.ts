@@ -1,5 +1,6 @@
 // GET or POST /xpay/epay/api.php: merchant queries authenticated by `key` (the AppSecret) instead
 // of a signature, as 彩虹易支付 SDKs call it (act=order is usually a GET with key in the query).
+import { findMerchantOrder } from "../../core/find-order.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { startOfDay } from "../../core/ids.ts";
 import type { Merchant } from "../../core/types.ts";
@@ -41,8 +42,9 @@ async function accountInfo(gw: Gateway, merchant: Merchant) {
 
 async function oneOrder(gw: Gateway, merchant: Merchant, p: Params) {
   if (!p.trade_no && !p.out_trade_no) return v1Fail("missing parameter: trade_no or out_trade_no");
-  const order = p.trade_no ? await gw.store.getOrder(p.trade_no) : await gw.store.getOrderByOutTradeNo(merchant.pid, p.out_trade_no!);
-  if (!order || order.pid !== merchant.pid) return v1Fail("order not found");
+  const found = await findMerchantOrder(gw, merchant.pid, { tradeNo: p.trade_no, outTradeNo: p.out_trade_no });
+  if (!found.ok) return v1Fail(found.reason);
+  const order = found.order;
   const style = statusStyle((await gw.settings()).str("epay_status_style"));
   return { code: 1, msg: "success", ...apiOrderFields(order, gw.clock.now(), style) };
 }

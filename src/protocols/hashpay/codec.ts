@@ -52,7 +52,7 @@ export function hashFieldProblem(p: Record<string, string | undefined>): string 
 }
 
 /** The image URL of a QR code served by xpay's /qrcode endpoint. */
-export const qrImageUrl = (baseUrl: string, content: string) => `${baseUrl}/qrcode?text=${encodeURIComponent(content)}`;
+export { qrImageUrl } from "../links.ts";
 
 /** OD paid, WP waiting, CD closed, timed out or failed. */
 export function hashStatus(order: Order, now: number): "OD" | "WP" | "CD" {

@@ -1,5 +1,6 @@
 // POST /xpay/hashpay/payment/query.html: the spec leaves the shape open; DESIGN.md fixes it as
 // {errcode, errmsg, data: {status OD/WP/CD, ...}, hash}.
+import { findMerchantOrder } from "../../core/find-order.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { json } from "../http.ts";
 import { authenticateHash } from "./auth.ts";
@@ -11,8 +12,9 @@ export async function hashQuery(gw: Gateway, request: Request): Promise<Response
   if (!auth.ok) return json(auth.body);
   const { params: p, merchant } = auth;
   if (!p.out_trade_order && !p.open_order_id) return json(hashFail(ErrCode.BadRequest, "missing parameter: out_trade_order or open_order_id", merchant.secret));
-  const order = p.open_order_id ? await gw.store.getOrder(p.open_order_id) : await gw.store.getOrderByOutTradeNo(merchant.pid, p.out_trade_order!);
-  if (!order || order.pid !== merchant.pid) return json(hashFail(ErrCode.NotFound, "order not found", merchant.secret));
+  const found = await findMerchantOrder(gw, merchant.pid, { tradeNo: p.open_order_id, outTradeNo: p.out_trade_order });
+  if (!found.ok) return json(hashFail(found.kind === "mismatch" ? ErrCode.BadRequest : ErrCode.NotFound, found.reason, merchant.secret));
+  const order = found.order;
   const data = queryData(order, gw.clock.now());
   const top = { errcode: ErrCode.Ok, errmsg: "" };
   // `data` is an object, which the vendor's flat hash rule cannot sign; the hash covers errcode,

@@ -1,4 +1,5 @@
 // POST /xpay/order/cancel
+import { findMerchantOrder } from "../../core/find-order.ts";
 import { cancelOrder } from "../../core/cancel-order.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { json } from "../http.ts";
@@ -14,9 +15,8 @@ export async function orderCancel(gw: Gateway, request: Request): Promise<Respon
   const late = checkTimestamp(p.timestamp, gw.clock.now(), (await gw.settings()).int("timestamp_window"));
   if (late) return json(fail(Code.BadRequest, late));
   if (!p.order_id && !p.out_order_id) return json(fail(Code.BadRequest, "missing parameter: out_order_id or order_id"));
-  const order = p.order_id ? await gw.store.getOrder(p.order_id) : await gw.store.getOrderByOutTradeNo(auth.merchant.pid, p.out_order_id!);
-  if (!order || order.pid !== auth.merchant.pid) return json(fail(Code.NotFound, "order not found"));
-  if (p.order_id && p.out_order_id && order.outTradeNo !== p.out_order_id) return json(fail(Code.BadRequest, "order_id and out_order_id name different orders"));
-  const r = await cancelOrder(gw, order);
+  const found = await findMerchantOrder(gw, auth.merchant.pid, { tradeNo: p.order_id, outTradeNo: p.out_order_id });
+  if (!found.ok) return json(fail(found.kind === "mismatch" ? Code.BadRequest : Code.NotFound, found.reason));
+  const r = await cancelOrder(gw, found.order);
   return json(r.ok ? ok(null) : fail(Code.Conflict, r.reason));
 }

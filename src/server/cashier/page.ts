@@ -4,6 +4,7 @@
 // from the boot JSON and talks to the checkout template API (/api/order/*) on its own.
 import css from "./cashier.css" with { type: "text" };
 import js from "./cashier.js" with { type: "text" };
+import { escapeHtml } from "../../protocols/http.ts";
 
 export interface CashierPageOptions {
   /** Platform order number (template API `order_id`). */
@@ -16,19 +17,7 @@ export interface CashierPageOptions {
   nonce?: string;
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;",
-};
-
-/** Escapes text for use in HTML element content and in quoted attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch] ?? ch);
-}
+export { escapeHtml };
 
 /** JSON that is safe inside a <script> element: nothing in it can close the tag or open a comment. */
 export function jsonForScript(value: unknown): string {
