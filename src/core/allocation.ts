@@ -62,7 +62,7 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
   return (view) => {
     const accounts = view
       .candidateAccounts(o.pid, o.payType, o.dayStart)
-      .sort((a, b) => a.sort - b.sort || a.lastUsedAt - b.lastUsedAt || a.id - b.id);
+      .sort((a, b) => a.sort - b.sort || a.useSeq - b.useSeq || a.id - b.id);
     if (accounts.length === 0) return { ok: false, reason: `no enabled account for pay type ${o.payType}` };
     let lastReason = "";
     for (const a of accounts) {

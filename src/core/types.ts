@@ -31,7 +31,8 @@ export interface ChannelAccount {
   dayAmount: number;
   sort: number;
   enabled: boolean;
-  lastUsedAt: number;
+  /** Round-robin stamp: the account used longest ago has the lowest. */
+  useSeq: number;
   lastSeenAt: number;
   createdAt: number;
 }

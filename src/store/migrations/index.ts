@@ -1,4 +1,5 @@
 import init from "./001_init.ts";
+import useSeq from "./002_use_seq.ts";
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append only; never edit one that has shipped. */
-export const MIGRATIONS: Migration[] = [{ version: 1, name: "init", sql: init }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: "init", sql: init },
+  { version: 2, name: "use_seq", sql: useSeq },
+];

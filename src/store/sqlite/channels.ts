@@ -81,3 +81,8 @@ export function takenTradeAmounts(db: Database, accountId: number, payType: stri
     .all({ account: accountId, pay_type: payType, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }
+
+/** Moves the account to the back of the round-robin: its stamp becomes the highest + 1. */
+export function markUsed(db: Database, id: number): void {
+  db.query("UPDATE channel_accounts SET use_seq = (SELECT MAX(use_seq) FROM channel_accounts) + 1 WHERE id = $id").run({ id });
+}

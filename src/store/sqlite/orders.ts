@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AllocationRule, AllocationView } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
-import { candidateAccounts, takenTradeAmounts } from "./channels.ts";
+import { candidateAccounts, markUsed, takenTradeAmounts } from "./channels.ts";
 import { toOrder } from "./rows.ts";
 
 type Row = Record<string, unknown>;
@@ -42,11 +42,11 @@ interface Placement {
   reason: string;
 }
 
-function place(db: Database, now: number, allocate: AllocationRule | null): Placement {
+function place(db: Database, allocate: AllocationRule | null): Placement {
   if (!allocate) return { acc: null, ta: null, status: 1, reason: "" };
   const a = allocate(view(db));
   if (!a.ok) return { acc: null, ta: null, status: 5, reason: a.reason };
-  db.query("UPDATE channel_accounts SET last_used_at = $now WHERE id = $id").run({ now, id: a.accountId });
+  markUsed(db, a.accountId);
   return { acc: a.accountId, ta: a.tradeAmount, status: 1, reason: "" };
 }
 
@@ -93,10 +93,10 @@ export function createOrder(db: Database, u: CreateOrderUnit): CreateOrderResult
              status = $status, fail_reason = $reason, account_id = $acc, trade_amount = $ta
            WHERE trade_no = $t RETURNING *`,
         )
-        .get({ ...fields(u, place(db, u.now, u.allocate)), t: existing.tradeNo }) as Row;
+        .get({ ...fields(u, place(db, u.allocate)), t: existing.tradeNo }) as Row;
       return { kind: "created", order: toOrder(row) };
     }
-    return { kind: "created", order: insert(db, u, place(db, u.now, u.allocate)) };
+    return { kind: "created", order: insert(db, u, place(db, u.allocate)) };
   }).immediate();
 }
 
@@ -113,7 +113,7 @@ export function chooseOrderPayType(db: Database, tradeNo: string, payType: strin
       return { ok: false, reason: a.reason };
     }
     db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta WHERE trade_no = $t").run({ acc: a.accountId, ta: a.tradeAmount, t: tradeNo });
-    db.query("UPDATE channel_accounts SET last_used_at = $now WHERE id = $id").run({ now, id: a.accountId });
+    markUsed(db, a.accountId);
     return { ok: true, order: getOrder(db, tradeNo)! };
   }).immediate();
 }

@@ -43,7 +43,7 @@ export function toChannel(r: Row): ChannelAccount {
     dayAmount: num(r.day_amount),
     sort: num(r.sort),
     enabled: num(r.enabled) === 1,
-    lastUsedAt: num(r.last_used_at),
+    useSeq: num(r.use_seq),
     lastSeenAt: num(r.last_seen_at),
     createdAt: num(r.created_at),
   };
