@@ -26,7 +26,7 @@ export interface AllocationPolicy {
   heartbeatTimeout: number;
 }
 
-export type Allocation = { ok: true; accountId: number; tradeAmount: number } | { ok: false; reason: string };
+export type Allocation = { ok: true; account: CandidateAccount; tradeAmount: number } | { ok: false; reason: string };
 export type AllocationRule = (view: AllocationView) => Allocation;
 
 /** The first free amount: amount, amount-1, ... (or upwards), at most maxOffset cents away, never <= 0. */
@@ -76,7 +76,7 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
       if (tradeAmount === null && p.maxOffset > near) {
         tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, o.payType, since, range(p.maxOffset)), p.maxOffset, p.direction);
       }
-      if (tradeAmount !== null) return { ok: true, accountId: a.id, tradeAmount };
+      if (tradeAmount !== null) return { ok: true, account: a, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";
     }
     return { ok: false, reason: lastReason };

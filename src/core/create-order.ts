@@ -74,8 +74,7 @@ export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder):
   if (result.kind === "error") return { ok: false, kind: "conflict", reason: result.reason };
   const order = result.order;
   if (order.status === OrderStatus.Failed) return { ok: false, kind: "failed", reason: order.failReason, order };
-  const account = order.accountId === null ? null : await gw.store.getChannel(order.accountId);
-  return { ok: true, order, account, merchant, existing: result.kind === "existing" };
+  return { ok: true, order, account: result.account, merchant, existing: result.kind === "existing" };
 }
 
 /** The payer's pick on the cashier page for an order created without a pay type. */

@@ -18,9 +18,10 @@ export interface CreateOrderUnit {
   allocate: AllocationRule | null;
 }
 
+/** `account` is the order's receiving account (null when it has none yet). */
 export type CreateOrderResult =
-  | { kind: "created"; order: Order }
-  | { kind: "existing"; order: Order }
+  | { kind: "created"; order: Order; account: ChannelAccount | null }
+  | { kind: "existing"; order: Order; account: ChannelAccount | null }
   | { kind: "error"; reason: string };
 
 export interface OutboxEntry {

@@ -23,14 +23,14 @@ const order = { pid: 1001, payType: "alipay", amount: 1000, now: 1_800_000_000, 
 describe("allocationRule", () => {
   test("a free amount near the order amount: one narrow read", () => {
     const { v, ranges } = view([1000, 999]);
-    expect(allocationRule(order, policy(1000))(v)).toEqual({ ok: true, accountId: 7, tradeAmount: 998 });
+    expect(allocationRule(order, policy(1000))(v)).toEqual({ ok: true, account, tradeAmount: 998 });
     expect(ranges).toEqual([{ min: 984, max: 1000 }]);
   });
 
   test("the narrow range full: the whole max_offset range is read, the first free amount wins", () => {
     const taken = Array.from({ length: 40 }, (_, i) => 1000 + i);
     const { v, ranges } = view(taken);
-    expect(allocationRule(order, policy(100, "up"))(v)).toEqual({ ok: true, accountId: 7, tradeAmount: 1040 });
+    expect(allocationRule(order, policy(100, "up"))(v)).toEqual({ ok: true, account, tradeAmount: 1040 });
     expect(ranges).toEqual([{ min: 1000, max: 1016 }, { min: 1000, max: 1100 }]);
   });
 

@@ -56,15 +56,42 @@ export function updateChannel(db: Database, id: number, patch: Partial<Pick<Chan
 }
 
 export function candidateAccounts(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
+  // Today's paid sum is read only for accounts that have a daily limit: the rule ignores it otherwise.
   const rows = db
     .query(
-      `SELECT a.*, COALESCE((SELECT SUM(o.trade_amount) FROM orders o
-                              WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= $day), 0) AS paid_today
+      `SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(o.trade_amount) FROM orders o
+                              WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= $day), 0) ELSE 0 END AS paid_today
        FROM channel_accounts a
        WHERE a.enabled = 1 AND a.pay_type = $pay_type AND a.pid IN (0, $pid)`,
     )
     .all({ pid, pay_type: payType, day: dayStart }) as Row[];
   return rows.map((r) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
+}
+
+/**
+ * Candidate accounts read once per write transaction and shared by the creates inside it (group
+ * commit). Nothing else can write while that transaction is open; payments run in transactions
+ * of their own, so today's paid sums cannot move; and `used` keeps each account's round-robin
+ * stamp as the creates take the accounts.
+ */
+export class CandidatesInTransaction {
+  private readonly lists = new Map<string, CandidateAccount[]>();
+
+  read(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
+    const key = `${pid}\u0000${payType}\u0000${dayStart}`;
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, (list = candidateAccounts(db, pid, payType, dayStart)));
+    return list;
+  }
+
+  used(id: number, useSeq: number): void {
+    for (const list of this.lists.values()) for (const a of list) if (a.id === id) a.useSeq = useSeq;
+  }
+
+  /** A unit was rolled back: its stamps went with it, so read again. */
+  forget(): void {
+    this.lists.clear();
+  }
 }
 
 export function takenTradeAmounts(db: Database, accountId: number, payType: string, unpaidSince: number, range: { min: number; max: number }): Set<number> {
@@ -83,6 +110,7 @@ export function takenTradeAmounts(db: Database, accountId: number, payType: stri
 }
 
 /** Moves the account to the back of the round-robin: its stamp becomes the highest + 1. */
-export function markUsed(db: Database, id: number): void {
-  db.query("UPDATE channel_accounts SET use_seq = (SELECT MAX(use_seq) FROM channel_accounts) + 1 WHERE id = $id").run({ id });
+export function markUsed(db: Database, id: number): number {
+  const row = db.query("UPDATE channel_accounts SET use_seq = (SELECT MAX(use_seq) FROM channel_accounts) + 1 WHERE id = $id RETURNING use_seq").get({ id }) as { use_seq: number };
+  return row.use_seq;
 }

@@ -5,6 +5,8 @@ import type { Store } from "../../core/store.ts";
 import { openDatabase } from "../db.ts";
 import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
+import { CandidatesInTransaction } from "./channels.ts";
+import { inTransaction } from "./transaction.ts";
 import * as clients from "./clients.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
@@ -15,7 +17,7 @@ import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 
 interface Queued {
-  run(): unknown;
+  run(candidates: CandidatesInTransaction): unknown;
   resolve(v: unknown): void;
   reject(e: unknown): void;
 }
@@ -31,7 +33,7 @@ export class SqliteStore implements Store {
    * SAVEPOINT), so a unit that throws is rolled back alone. Every caller is answered after the
    * COMMIT, so a success is never reported for a write that is not committed.
    */
-  private grouped<T>(run: () => T): Promise<T> {
+  private grouped<T>(run: (candidates: CandidatesInTransaction) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
       if (this.queue.length === 1) setImmediate(() => this.flush());
@@ -42,16 +44,18 @@ export class SqliteStore implements Store {
     const units = this.queue;
     this.queue = [];
     const outcomes: { ok: boolean; v: unknown }[] = [];
+    const candidates = new CandidatesInTransaction();
     try {
-      this.db.transaction(() => {
+      inTransaction(this.db, () => {
         for (const u of units) {
           try {
-            outcomes.push({ ok: true, v: u.run() });
+            outcomes.push({ ok: true, v: u.run(candidates) });
           } catch (e) {
+            candidates.forget();
             outcomes.push({ ok: false, v: e });
           }
         }
-      }).immediate();
+      });
     } catch (e) {
       for (const u of units) u.reject(e);
       return;
@@ -88,7 +92,7 @@ export class SqliteStore implements Store {
   listChannels: Store["listChannels"] = async (f) => channels.listChannels(this.db, f);
   updateChannel: Store["updateChannel"] = async (id, patch) => channels.updateChannel(this.db, id, patch);
 
-  createOrder: Store["createOrder"] = (u) => this.grouped(() => orders.createOrder(this.db, u));
+  createOrder: Store["createOrder"] = (u) => this.grouped((candidates) => orders.createOrder(this.db, u, candidates));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(this.db, t, p, now, a);
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(this.db, t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);

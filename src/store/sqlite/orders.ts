@@ -1,8 +1,9 @@
 import type { Database } from "bun:sqlite";
 import type { AllocationRule, AllocationView } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
-import type { Order } from "../../core/types.ts";
-import { candidateAccounts, markUsed, takenTradeAmounts } from "./channels.ts";
+import type { ChannelAccount, Order } from "../../core/types.ts";
+import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, takenTradeAmounts } from "./channels.ts";
+import { inTransaction } from "./transaction.ts";
 import { toOrder } from "./rows.ts";
 
 type Row = Record<string, unknown>;
@@ -27,27 +28,29 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
   return rows.map(toOrder);
 }
 
-function view(db: Database): AllocationView {
+function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
   return {
-    candidateAccounts: (pid, payType, dayStart) => candidateAccounts(db, pid, payType, dayStart),
+    candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
     takenTradeAmounts: (accountId, payType, since, range) => takenTradeAmounts(db, accountId, payType, since, range),
   };
 }
 
 /** The allocation columns of a new (or retried) order; the account's round-robin stamp moves on. */
 interface Placement {
+  account: ChannelAccount | null;
   acc: number | null;
   ta: number | null;
   status: 1 | 5;
   reason: string;
 }
 
-function place(db: Database, allocate: AllocationRule | null): Placement {
-  if (!allocate) return { acc: null, ta: null, status: 1, reason: "" };
-  const a = allocate(view(db));
-  if (!a.ok) return { acc: null, ta: null, status: 5, reason: a.reason };
-  markUsed(db, a.accountId);
-  return { acc: a.accountId, ta: a.tradeAmount, status: 1, reason: "" };
+function place(db: Database, allocate: AllocationRule | null, candidates: CandidatesInTransaction | null): Placement {
+  if (!allocate) return { account: null, acc: null, ta: null, status: 1, reason: "" };
+  const a = allocate(view(db, candidates));
+  if (!a.ok) return { account: null, acc: null, ta: null, status: 5, reason: a.reason };
+  const useSeq = markUsed(db, a.account.id);
+  candidates?.used(a.account.id, useSeq);
+  return { account: { ...a.account, useSeq }, acc: a.account.id, ta: a.tradeAmount, status: 1, reason: "" };
 }
 
 function fields(u: CreateOrderUnit, p: Placement) {
@@ -77,27 +80,32 @@ function insert(db: Database, u: CreateOrderUnit, p: Placement): Order {
 
 /**
  * One write transaction: idempotency check, allocation, then the insert (or the retry of a failed
- * row) written once with its account and trade_amount.
+ * row) written once with its account and trade_amount. Inside a group commit it is a savepoint of
+ * the batch's transaction, and `candidates` is the batch's shared read of the accounts.
  */
-export function createOrder(db: Database, u: CreateOrderUnit): CreateOrderResult {
-  return db.transaction((): CreateOrderResult => {
-    const existing = getOrderByOutTradeNo(db, u.order.pid, u.order.outTradeNo);
-    if (existing) {
-      const d = u.onExisting(existing);
-      if (d.kind === "error") return { kind: "error", reason: d.reason };
-      if (d.kind === "return") return { kind: "existing", order: existing };
-      const row = db
-        .query(
-          `UPDATE orders SET family = $family, pay_type = $pay_type, name = $name, amount = $amount, notify_url = $notify, return_url = $return,
-             param = $param, clientip = $ip, device = $device, extra = $extra, created_at = $now, expire_time = $expire,
-             status = $status, fail_reason = $reason, account_id = $acc, trade_amount = $ta
-           WHERE trade_no = $t RETURNING *`,
-        )
-        .get({ ...fields(u, place(db, u.allocate)), t: existing.tradeNo }) as Row;
-      return { kind: "created", order: toOrder(row) };
-    }
-    return { kind: "created", order: insert(db, u, place(db, u.allocate)) };
-  }).immediate();
+export function createOrder(db: Database, u: CreateOrderUnit, candidates: CandidatesInTransaction | null = null): CreateOrderResult {
+  return inTransaction(db, () => createIn(db, u, candidates));
+}
+
+function createIn(db: Database, u: CreateOrderUnit, candidates: CandidatesInTransaction | null): CreateOrderResult {
+  const existing = getOrderByOutTradeNo(db, u.order.pid, u.order.outTradeNo);
+  if (!existing) {
+    const p = place(db, u.allocate, candidates);
+    return { kind: "created", order: insert(db, u, p), account: p.account };
+  }
+  const d = u.onExisting(existing);
+  if (d.kind === "error") return { kind: "error", reason: d.reason };
+  if (d.kind === "return") return { kind: "existing", order: existing, account: existing.accountId === null ? null : getChannel(db, existing.accountId) };
+  const p = place(db, u.allocate, candidates);
+  const row = db
+    .query(
+      `UPDATE orders SET family = $family, pay_type = $pay_type, name = $name, amount = $amount, notify_url = $notify, return_url = $return,
+         param = $param, clientip = $ip, device = $device, extra = $extra, created_at = $now, expire_time = $expire,
+         status = $status, fail_reason = $reason, account_id = $acc, trade_amount = $ta
+       WHERE trade_no = $t RETURNING *`,
+    )
+    .get({ ...fields(u, p), t: existing.tradeNo }) as Row;
+  return { kind: "created", order: toOrder(row), account: p.account };
 }
 
 export function chooseOrderPayType(db: Database, tradeNo: string, payType: string, now: number, allocate: AllocationRule) {
@@ -107,13 +115,13 @@ export function chooseOrderPayType(db: Database, tradeNo: string, payType: strin
     if (order.status !== 1 || now >= order.expireTime) return { ok: false, reason: "order is no longer payable" };
     if (order.payType !== "") return { ok: false, reason: "order already has a pay type" };
     db.query("UPDATE orders SET pay_type = $p WHERE trade_no = $t").run({ p: payType, t: tradeNo });
-    const a = allocate(view(db));
+    const a = allocate(view(db, null));
     if (!a.ok) {
       db.query("UPDATE orders SET pay_type = '' WHERE trade_no = $t").run({ t: tradeNo });
       return { ok: false, reason: a.reason };
     }
-    db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta WHERE trade_no = $t").run({ acc: a.accountId, ta: a.tradeAmount, t: tradeNo });
-    markUsed(db, a.accountId);
+    db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta WHERE trade_no = $t").run({ acc: a.account.id, ta: a.tradeAmount, t: tradeNo });
+    markUsed(db, a.account.id);
     return { ok: true, order: getOrder(db, tradeNo)! };
   }).immediate();
 }
