@@ -51,11 +51,11 @@ try {
   step(`serving on ${base}`);
   for (let i = 0; ; i++) {
     const health = (await (await fetch(`${base}/healthz`)).json()) as { workers: Record<string, string> };
-    if (health.workers.notifier === "alive") break;
-    if (i > 30) throw new Error(`notification worker not reported alive: ${JSON.stringify(health)}`);
+    if (health.workers.notifier === "alive" && health.workers.checkpointer === "alive") break;
+    if (i > 30) throw new Error(`background loops not reported alive: ${JSON.stringify(health)}`);
     await Bun.sleep(100);
   }
-  step("healthz: notification worker alive");
+  step("healthz: notification worker and WAL checkpoint thread alive");
   const params: Record<string, string> = { pid: String(merchant.pid), pay_type: "alipay", name: "Smoke", money: "1.23", out_trade_no: "S1", notify_url: `http://127.0.0.1:${receiver.port}/n` };
   params.sign = md5Sign(params, merchant.secret, ["sign"]);
   const created = (await (await fetch(`${base}/xpay/order/create`, { method: "POST", body: new URLSearchParams(params) })).json()) as { code: number; data: { trade_no: string } };

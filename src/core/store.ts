@@ -194,6 +194,11 @@ export interface Store {
   probeWrite(): Promise<void>;
   /** A consistent copy of the whole database at `path` (a new file). */
   backupTo(path: string): Promise<void>;
+  /**
+   * The store's own background work for a long-running server, stopped before close (SQLite:
+   * WAL checkpoints on a thread of their own). Short CLI commands never start it.
+   */
+  startBackground?(hooks: { onBeat(name: string): void; onError(message: string): void }): { stop(): Promise<void> };
 
   close(): void;
 }

@@ -21,7 +21,25 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export const backgroundStarters: ((gw: Gateway) => Background)[] = [(gw) => startWorker(gw)];
+export const backgroundStarters: ((gw: Gateway) => Background)[] = [
+  (gw) => startStoreBackground(gw),
+  (gw) => startWorker(gw),
+];
+
+/** The store's own loops (SQLite: the checkpoint thread); they beat into /healthz like the worker. */
+function startStoreBackground(gw: Gateway): Background {
+  const names = new Set<string>();
+  const started = gw.store.startBackground?.({
+    onBeat: (name) => gw.beats.set(name, Date.now()) && names.add(name),
+    onError: (message) => gw.log.error("store.background", { message }),
+  });
+  return {
+    async stop() {
+      await started?.stop();
+      for (const name of names) gw.beats.delete(name);
+    },
+  };
+}
 
 export async function startServer(gw: Gateway, o: ServeOptions): Promise<RunningServer> {
   // Fail at start, not at the first payment, when the database cannot take writes.

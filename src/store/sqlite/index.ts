@@ -7,6 +7,7 @@ import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
 import { CandidatesInTransaction } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
+import { startCheckpointer } from "./checkpointer.ts";
 import * as clients from "./clients.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
@@ -118,6 +119,8 @@ export class SqliteStore implements Store {
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
+  startBackground: NonNullable<Store["startBackground"]> = (hooks) =>
+    startCheckpointer(this.db, { onBeat: () => hooks.onBeat("checkpointer"), onError: hooks.onError });
 
   close(): void {
     this.db.close();

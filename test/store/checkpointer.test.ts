@@ -1,0 +1,66 @@
+// The WAL checkpoint thread: while it runs, pages reach the database file without the writer's
+// own (much later) automatic checkpoint; stopping it gives the writer its default back.
+import { afterEach, expect, test } from "bun:test";
+import { rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { openDatabase } from "../../src/store/db.ts";
+import { startCheckpointer } from "../../src/store/sqlite/checkpointer.ts";
+import { tempDir } from "../helpers.ts";
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function freshDb() {
+  const dir = tempDir();
+  dirs.push(dir);
+  const path = join(dir, "ck.db");
+  const db = openDatabase(path);
+  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return { db, path };
+}
+
+const autocheckpoint = (db: ReturnType<typeof openDatabase>) => (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+
+function writePages(db: ReturnType<typeof openDatabase>, rows: number) {
+  const insert = db.query("INSERT INTO t (v) VALUES ($v)");
+  for (let i = 0; i < rows; i += 50) db.transaction(() => { for (let j = 0; j < 50; j++) insert.run({ v: "x".repeat(1000) }); })();
+}
+
+async function until(check: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await Bun.sleep(10);
+  return check();
+}
+
+test("the thread copies WAL pages into the database file while the writer goes on", async () => {
+  const { db, path } = freshDb();
+  const before = statSync(path).size;
+  let beats = 0;
+  const ck = startCheckpointer(db, { everyMs: 5, onBeat: () => beats++ });
+  expect(autocheckpoint(db)).toBe(10_000); // the writer's own checkpoint waits for a much larger WAL
+  writePages(db, 1000); // about 250 pages: far below the writer's threshold
+  expect(await until(() => statSync(path).size > before + 500_000)).toBe(true);
+  expect(beats).toBeGreaterThan(0);
+  await ck.stop();
+  expect(autocheckpoint(db)).toBe(1000);
+  db.close();
+});
+
+test("without the thread, the same writes stay in the WAL (what the test above relies on)", async () => {
+  const { db, path } = freshDb();
+  db.exec("PRAGMA wal_autocheckpoint = 10000");
+  const before = statSync(path).size;
+  writePages(db, 1000);
+  await Bun.sleep(100);
+  expect(statSync(path).size).toBe(before);
+  db.close();
+});
+
+test("an in-memory database has nothing to checkpoint", async () => {
+  const db = openDatabase(":memory:");
+  const ck = startCheckpointer(db);
+  expect(autocheckpoint(db)).toBe(1000);
+  await ck.stop();
+  db.close();
+});
