@@ -70,12 +70,13 @@ export function candidateAccounts(db: Database, pid: number, payType: string, da
 
 /**
  * Candidate accounts read once per write transaction and shared by the creates inside it (group
- * commit). Nothing else can write while that transaction is open; payments run in transactions
- * of their own, so today's paid sums cannot move; and `used` keeps each account's round-robin
- * stamp as the creates take the accounts.
+ * commit). Nothing else can write while that transaction is open, and payments run in
+ * transactions of their own, so today's paid sums cannot move; `stamp` keeps each account's
+ * round-robin stamp, in the database and here, as the creates take the accounts.
  */
 export class CandidatesInTransaction {
   private readonly lists = new Map<string, CandidateAccount[]>();
+  private lastSeq: number | null = null;
 
   read(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
     const key = `${pid}\u0000${payType}\u0000${dayStart}`;
@@ -84,13 +85,19 @@ export class CandidatesInTransaction {
     return list;
   }
 
-  used(id: number, useSeq: number): void {
+  /** markUsed without reading the highest stamp again for every create. */
+  stamp(db: Database, id: number): number {
+    this.lastSeq ??= (db.query("SELECT MAX(use_seq) AS m FROM channel_accounts").get() as { m: number | null }).m ?? 0;
+    const useSeq = ++this.lastSeq;
+    db.query("UPDATE channel_accounts SET use_seq = $seq WHERE id = $id").run({ seq: useSeq, id });
     for (const list of this.lists.values()) for (const a of list) if (a.id === id) a.useSeq = useSeq;
+    return useSeq;
   }
 
   /** A unit was rolled back: its stamps went with it, so read again. */
   forget(): void {
     this.lists.clear();
+    this.lastSeq = null;
   }
 }
 

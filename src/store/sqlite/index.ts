@@ -2,6 +2,7 @@
 // transaction before the promise resolves; no transaction is ever held across an await.
 import type { Database } from "bun:sqlite";
 import type { Store } from "../../core/store.ts";
+import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
 import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
@@ -16,6 +17,9 @@ import { backupTo, probeWrite } from "./maintenance.ts";
 import { payOrder } from "./pay.ts";
 import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
+
+const MERCHANT_CACHE_MS = 1000;
+const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
 
 interface Queued {
   run(candidates: CandidatesInTransaction): unknown;
@@ -70,10 +74,30 @@ export class SqliteStore implements Store {
     return new SqliteStore(db);
   }
 
-  addMerchant: Store["addMerchant"] = async (m) => merchants.addMerchant(this.db, m);
-  getMerchant: Store["getMerchant"] = async (pid) => merchants.getMerchant(this.db, pid);
+  /**
+   * Every signed request reads its merchant; they are kept a second, as the settings are. A change
+   * through this store is seen at once; one from another process (the CLI) within the second.
+   */
+  private readonly merchantCache = new Map<number, { at: number; merchant: Merchant | null }>();
+
+  addMerchant: Store["addMerchant"] = async (m) => {
+    this.merchantCache.clear();
+    return merchants.addMerchant(this.db, m);
+  };
+  getMerchant: Store["getMerchant"] = async (pid) => {
+    const now = Date.now();
+    const hit = this.merchantCache.get(pid);
+    if (hit && now - hit.at < MERCHANT_CACHE_MS) return hit.merchant;
+    const merchant = merchants.getMerchant(this.db, pid);
+    if (this.merchantCache.size >= MERCHANT_CACHE_MAX) this.merchantCache.clear();
+    this.merchantCache.set(pid, { at: now, merchant });
+    return merchant;
+  };
   listMerchants: Store["listMerchants"] = async () => merchants.listMerchants(this.db);
-  updateMerchant: Store["updateMerchant"] = async (pid, patch) => merchants.updateMerchant(this.db, pid, patch);
+  updateMerchant: Store["updateMerchant"] = async (pid, patch) => {
+    this.merchantCache.clear();
+    return merchants.updateMerchant(this.db, pid, patch);
+  };
   merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => merchants.merchantOrderCounts(this.db, pid, today);
 
   getSettings: Store["getSettings"] = async () => {

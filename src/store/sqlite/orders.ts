@@ -48,8 +48,7 @@ function place(db: Database, allocate: AllocationRule | null, candidates: Candid
   if (!allocate) return { account: null, acc: null, ta: null, status: 1, reason: "" };
   const a = allocate(view(db, candidates));
   if (!a.ok) return { account: null, acc: null, ta: null, status: 5, reason: a.reason };
-  const useSeq = markUsed(db, a.account.id);
-  candidates?.used(a.account.id, useSeq);
+  const useSeq = candidates ? candidates.stamp(db, a.account.id) : markUsed(db, a.account.id);
   return { account: { ...a.account, useSeq }, acc: a.account.id, ta: a.tradeAmount, status: 1, reason: "" };
 }
 

@@ -1,0 +1,34 @@
+// Merchants are read once a second at most: a change made through the same store is seen at once,
+// one made by another process (the CLI on the same file) within the second.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { SqliteStore } from "../../src/store/sqlite/index.ts";
+import { harness, type Harness, seed } from "../helpers.ts";
+
+let h: Harness;
+beforeEach(async () => {
+  h = harness();
+  await seed(h);
+});
+afterEach(() => h.close());
+
+test("a change through the same store is seen at once", async () => {
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(true);
+  await h.gw.store.updateMerchant(1001, { active: false });
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(false);
+});
+
+test("a change by another connection is seen within a second, not before the cache lapses", async () => {
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(true);
+  const cli = SqliteStore.open(h.dbPath);
+  await cli.updateMerchant(1001, { active: false });
+  cli.close();
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(true); // still the cached read
+  await Bun.sleep(1050);
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(false);
+});
+
+test("an unknown pid is cached as unknown, and a merchant added here is seen at once", async () => {
+  expect(await h.gw.store.getMerchant(2002)).toBeNull();
+  await h.gw.store.addMerchant({ pid: 2002, name: "Second", secret: "s".repeat(32), now: h.clock.now() });
+  expect((await h.gw.store.getMerchant(2002))!.name).toBe("Second");
+});
