@@ -34,11 +34,27 @@ export function errorPage(message: string, status = 400): Response {
   );
 }
 
+type SocketSource = { requestIP(r: Request): { address: string } | null } | null | undefined;
+
+// Bun's requestIP() builds a new address object on every call, and a create asks twice (the
+// order's clientip, then the access log): the answer is kept per request.
+const socketAddresses = new WeakMap<Request, string>();
+
+/** The address of the socket a request came in on. */
+export function socketIp(request: Request, server: SocketSource): string {
+  let ip = socketAddresses.get(request);
+  if (ip === undefined) {
+    ip = server?.requestIP(request)?.address ?? "";
+    socketAddresses.set(request, ip);
+  }
+  return ip;
+}
+
 /** The payer's address: the socket peer, or X-Forwarded-For when the operator trusts a proxy. */
-export function peerIp(request: Request, server: { requestIP(r: Request): { address: string } | null } | null | undefined, trustProxy: boolean): string {
+export function peerIp(request: Request, server: SocketSource, trustProxy: boolean): string {
   if (trustProxy) {
     const fwd = request.headers.get("x-forwarded-for");
     if (fwd) return fwd.split(",")[0]!.trim().slice(0, 64);
   }
-  return server?.requestIP(request)?.address ?? "";
+  return socketIp(request, server);
 }

@@ -1,6 +1,7 @@
 // Runs the HTTP server (and, once wired, the notification worker) until SIGINT/SIGTERM.
 import type { Gateway } from "../core/gateway.ts";
 import { maskUrlPath } from "../core/log.ts";
+import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import { buildApp } from "./app.ts";
 import { startWorker } from "./worker.ts";
@@ -56,7 +57,7 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
       const res = await app.fetch(req);
       const url = req.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: srv.requestIP(req)?.address ?? "" });
+      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: socketIp(req, srv) });
       return res;
     },
   });
