@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 
 export const BUN = process.execPath;
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 
 export function freePort(): Promise<number> {
@@ -83,6 +83,19 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
     ],
   });
   return { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, ok, failed, errors: r.errors + r.timeouts };
+}
+
+/** The first line a child process prints (the baseline server prints its port). */
+export async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return text.trim();
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -12,7 +12,7 @@ import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
 import { payPagePlugin } from "./pay-page.ts";
 import { qrcodePlugin } from "./qrcode.ts";
 import { openapiPlugin } from "./openapi.ts";
-import { rateLimitPlugin } from "./rate-limit.ts";
+import { publicRateLimit } from "./rate-limit.ts";
 
 export function buildApp(gw: Gateway) {
   return new Elysia()
@@ -21,7 +21,6 @@ export function buildApp(gw: Gateway) {
       gw.log.error("unhandled", { message: error instanceof Error ? error.message : String(error) });
       return json({ code: 500, msg: "internal error", data: null }, 500);
     })
-    .use(rateLimitPlugin(gw))
     .use(healthPlugin(gw))
     .use(openapiPlugin())
     .use(nativePlugin(gw))
@@ -29,9 +28,10 @@ export function buildApp(gw: Gateway) {
     .use(epayV2Plugin(gw))
     .use(hashpayPlugin(gw))
     .use(reportPlugin(gw))
-    .use(cashierApiPlugin(gw))
-    .use(payPagePlugin(gw))
-    .use(qrcodePlugin());
+    .use(
+      // The payer-facing routes, and only they, are rate limited per IP.
+      new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()),
+    );
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,51 @@
+// The printed result of `npm run bench`: one row per measured pair (the baseline right before the
+// scenario, then the scenario), the medians of the native create rounds, and the targets.
+import { cpus } from "node:os";
+import type { NotifyResult } from "./notify.ts";
+import type { LoadResult } from "./lib.ts";
+
+export interface Pair {
+  baseline: LoadResult;
+  result: LoadResult;
+}
+
+export interface BenchSummary {
+  settings: string;
+  pairs: Pair[];
+  creates: Pair[];
+  notify: NotifyResult;
+  peakRss: number;
+  rssAfter: Record<string, number>;
+  startup: { median: number; samples: number[]; built: boolean };
+  seconds: number;
+}
+
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : "-");
+export const ratio = (p: Pair) => p.result.rps / p.baseline.rps;
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+export function render(s: BenchSummary): string {
+  const createRatio = median(s.creates.map(ratio));
+  const createP99 = median(s.creates.map((p) => p.result.p99));
+  const n = s.notify;
+  return [
+    `xpay bench ${new Date().toISOString()}: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, Bun ${Bun.version}, ${s.settings}; client and server share the cores`,
+    "",
+    "| scenario | req/s | p50 ms | p99 ms | baseline req/s (measured just before) | vs baseline | ok | failed | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...s.pairs.map(({ baseline: b, result: r }) => `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(b.rps)} | ${fmt(100 * (r.rps / b.rps), 1)}% | ${r.ok} | ${r.failed} | ${r.errors} |`),
+    "",
+    `native create over ${s.creates.length} rounds: median ${fmt(median(s.creates.map((p) => p.result.rps)))} req/s, median ratio ${fmt(100 * createRatio, 1)}% (${s.creates.map((p) => fmt(100 * ratio(p), 1) + "%").join(", ")}), median p99 ${fmt(createP99, 1)} ms (${s.creates.map((p) => fmt(p.result.p99)).join(", ")})`,
+    "",
+    `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms |`,
+    "",
+    `server peak RSS (VmHWM) ${fmt(s.peakRss, 1)} MiB; RSS after each scenario: ${Object.entries(s.rssAfter).map(([k, v]) => `${k} ${fmt(v, 1)}`).join(", ")} MiB`,
+    `binary start-up (spawn -> /healthz 200, existing database) median ${fmt(s.startup.median, 1)} ms of ${s.startup.samples.map((x) => fmt(x, 1)).join(", ")}${s.startup.built ? " (dist/xpay built for this run)" : ""}`,
+    "",
+    `targets: native create >= 25% of baseline: ${createRatio >= 0.25 ? "met" : "NOT met"} (median ${fmt(100 * createRatio, 1)}%); create p99 < 20 ms: ${createP99 < 20 ? "met" : "NOT met"} (median ${fmt(createP99, 1)} ms); notification p99 < 100 ms: ${n.p99 < 100 ? "met" : "NOT met"} (${fmt(n.p99, 1)} ms)`,
+    `whole run ${fmt(s.seconds, 0)} s`,
+  ].join("\n");
+}
