@@ -13,9 +13,10 @@ export interface AllocationView {
   /**
    * trade_amounts reserved on the account: pending, or ended unpaid at or after `unpaidSince`;
    * only those within [min, max] (the amounts the rule could choose), so the cost of a create
-   * does not grow with the number of pending orders on the account.
+   * does not grow with the number of pending orders on the account. An account takes one pay
+   * type, so the account alone names the amounts its orders hold.
    */
-  takenTradeAmounts(accountId: number, payType: string, unpaidSince: number, range: { min: number; max: number }): Set<number>;
+  takenTradeAmounts(accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number>;
 }
 
 export interface AllocationPolicy {
@@ -72,9 +73,9 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
         continue;
       }
       const since = o.now - p.matchWindow;
-      let tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, o.payType, since, range(near)), near, p.direction);
+      let tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(near)), near, p.direction);
       if (tradeAmount === null && p.maxOffset > near) {
-        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, o.payType, since, range(p.maxOffset)), p.maxOffset, p.direction);
+        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(p.maxOffset)), p.maxOffset, p.direction);
       }
       if (tradeAmount !== null) return { ok: true, account: a, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";

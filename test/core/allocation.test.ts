@@ -10,7 +10,7 @@ function view(taken: number[]) {
   const ranges: { min: number; max: number }[] = [];
   const v: AllocationView = {
     candidateAccounts: () => [account],
-    takenTradeAmounts: (_id, _payType, _since, range) => {
+    takenTradeAmounts: (_id, _since, range) => {
       ranges.push(range);
       return new Set(taken.filter((t) => t >= range.min && t <= range.max));
     },

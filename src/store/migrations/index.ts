@@ -1,5 +1,6 @@
 import init from "./001_init.ts";
 import useSeq from "./002_use_seq.ts";
+import slotCovering from "./003_slot_covering.ts";
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "use_seq", sql: useSeq },
+  { version: 3, name: "slot_covering", sql: slotCovering },
 ];

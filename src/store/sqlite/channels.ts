@@ -101,18 +101,18 @@ export class CandidatesInTransaction {
   }
 }
 
-export function takenTradeAmounts(db: Database, accountId: number, payType: string, unpaidSince: number, range: { min: number; max: number }): Set<number> {
+export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
   // Pending orders hold their slot; so do orders that ended unpaid within the match window, so a
   // late payment is never credited to a newer order with the same amount.
   const rows = db
     .query(
       `SELECT trade_amount FROM orders
-       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND pay_type = $pay_type AND (
+       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND (
          (status = 1 AND expire_time >= $unpaid_since)
          OR (status = 4 AND expire_time >= $unpaid_since)
          OR (status = 3 AND closed_at >= $unpaid_since))`,
     )
-    .all({ account: accountId, pay_type: payType, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
+    .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }
 

@@ -31,7 +31,7 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
   return {
     candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
-    takenTradeAmounts: (accountId, payType, since, range) => takenTradeAmounts(db, accountId, payType, since, range),
+    takenTradeAmounts: (accountId, since, range) => takenTradeAmounts(db, accountId, since, range),
   };
 }
 
