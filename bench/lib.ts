@@ -1,5 +1,6 @@
 // Shared by the bench scenarios: child processes, free ports, one autocannon run, percentiles.
 import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const BUN = process.execPath;
@@ -36,8 +37,26 @@ export async function rss(pid: number): Promise<{ peak: number; now: number }> {
   return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
 }
 
+/** CPU time counters of the whole machine (/proc/stat, all cores): total and stolen by the hypervisor. */
+export function cpuTimes(): { total: number; steal: number } {
+  let line = "";
+  try {
+    line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+  } catch {
+    return { total: 0, steal: 0 };
+  }
+  const f = line.trim().split(/\s+/).slice(1, 9).map(Number); // user nice system idle iowait irq softirq steal
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+}
+
+/** Share of the machine's CPU time the hypervisor gave to others between two readings, in %. */
+export const stealPct = (a: ReturnType<typeof cpuTimes>, b: ReturnType<typeof cpuTimes>) =>
+  b.total > a.total ? (100 * (b.steal - a.steal)) / (b.total - a.total) : NaN;
+
 export interface LoadResult {
   name: string;
+  /** % of CPU time stolen by the hypervisor during the run (a shared machine's noise, made visible). */
+  steal: number;
   rps: number;
   p50: number;
   p99: number;
@@ -65,6 +84,7 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
   let ok = 0;
   let failed = 0;
   const check = spec.ok ?? ((s: number) => s === 200);
+  const before = cpuTimes();
   const r = await autocannon({
     url: spec.url,
     connections: CONNECTIONS,
@@ -82,7 +102,8 @@ export async function load(spec: LoadSpec): Promise<LoadResult> {
       },
     ],
   });
-  return { name: spec.name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, ok, failed, errors: r.errors + r.timeouts };
+  const steal = stealPct(before, cpuTimes());
+  return { name: spec.name, steal, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, ok, failed, errors: r.errors + r.timeouts };
 }
 
 /** The first line a child process prints (the baseline server prints its port). */

@@ -14,9 +14,10 @@ export interface BenchSummary {
   pairs: Pair[];
   creates: Pair[];
   notify: NotifyResult;
+  notifySteal: number;
   peakRss: number;
   rssAfter: Record<string, number>;
-  startup: { median: number; samples: number[]; built: boolean };
+  startup: { median: number; samples: number[] };
   seconds: number;
 }
 
@@ -34,16 +35,16 @@ export function render(s: BenchSummary): string {
   return [
     `xpay bench ${new Date().toISOString()}: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, Bun ${Bun.version}, ${s.settings}; client and server share the cores`,
     "",
-    "| scenario | req/s | p50 ms | p99 ms | baseline req/s (measured just before) | vs baseline | ok | failed | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...s.pairs.map(({ baseline: b, result: r }) => `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(b.rps)} | ${fmt(100 * (r.rps / b.rps), 1)}% | ${r.ok} | ${r.failed} | ${r.errors} |`),
+    "| scenario | req/s | p50 ms | p99 ms | baseline req/s (measured just before) | vs baseline | ok | failed | errors | CPU stolen (scenario / baseline) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...s.pairs.map(({ baseline: b, result: r }) => `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(b.rps)} | ${fmt(100 * (r.rps / b.rps), 1)}% | ${r.ok} | ${r.failed} | ${r.errors} | ${fmt(r.steal, 1)}% / ${fmt(b.steal, 1)}% |`),
     "",
     `native create over ${s.creates.length} rounds: median ${fmt(median(s.creates.map((p) => p.result.rps)))} req/s, median ratio ${fmt(100 * createRatio, 1)}% (${s.creates.map((p) => fmt(100 * ratio(p), 1) + "%").join(", ")}), median p99 ${fmt(createP99, 1)} ms (${s.creates.map((p) => fmt(p.result.p99)).join(", ")})`,
     "",
-    `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms |`,
+    `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms | CPU stolen ${fmt(s.notifySteal, 1)}% |`,
     "",
     `server peak RSS (VmHWM) ${fmt(s.peakRss, 1)} MiB; RSS after each scenario: ${Object.entries(s.rssAfter).map(([k, v]) => `${k} ${fmt(v, 1)}`).join(", ")} MiB`,
-    `binary start-up (spawn -> /healthz 200, existing database) median ${fmt(s.startup.median, 1)} ms of ${s.startup.samples.map((x) => fmt(x, 1)).join(", ")}${s.startup.built ? " (dist/xpay built for this run)" : ""}`,
+    `binary start-up (spawn -> /healthz 200, existing database) median ${fmt(s.startup.median, 1)} ms of ${s.startup.samples.map((x) => fmt(x, 1)).join(", ")} (dist/xpay built from this checkout for the run)`,
     "",
     `targets: native create >= 25% of baseline: ${createRatio >= 0.25 ? "met" : "NOT met"} (median ${fmt(100 * createRatio, 1)}%); create p99 < 20 ms: ${createP99 < 20 ? "met" : "NOT met"} (median ${fmt(createP99, 1)} ms); notification p99 < 100 ms: ${n.p99 < 100 ? "met" : "NOT met"} (${fmt(n.p99, 1)} ms)`,
     `whole run ${fmt(s.seconds, 0)} s`,

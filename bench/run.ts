@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUN, CONNECTIONS, DURATION, firstLine, freePort, load, type LoadSpec, pool, rss, waitHealthy, WARMUP } from "./lib.ts";
+import { BUN, CONNECTIONS, cpuTimes, DURATION, firstLine, freePort, load, type LoadSpec, pool, rss, stealPct, waitHealthy, WARMUP } from "./lib.ts";
 import { createBodies, createOk, statusBodies } from "./native.ts";
 import { v2CreateBodies, v2Ok } from "./epay-v2.ts";
 import { infoBodies, infoOk } from "./template.ts";
@@ -88,10 +88,12 @@ try {
   const infoPool = pool(infoBodies(tradeNos));
   await paired({ name: "template api/order/info", url: base, path: "/api/order/info", body: () => infoPool.next(), ok: infoOk });
 
+  const notifyCpu = cpuTimes();
   const notify = await notifyScenario({
     server: base, db: dbPath, receiver, orders: Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 500),
     concurrency: Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16), seconds: DURATION,
   });
+  const notifySteal = stealPct(notifyCpu, cpuTimes());
   log("notify:", notify);
 
   const mem = await rss(server.pid);
@@ -101,7 +103,7 @@ try {
 
   console.log(render({
     settings: `${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} create rounds`,
-    pairs, creates, notify, peakRss: mem.peak, rssAfter, startup, seconds: (performance.now() - t0) / 1000,
+    pairs, creates, notify, notifySteal, peakRss: mem.peak, rssAfter, startup, seconds: (performance.now() - t0) / 1000,
   }));
 } finally {
   server.kill("SIGTERM");

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUN, CONNECTIONS, DURATION, firstLine, freePort, waitHealthy, WARMUP } from "./lib.ts";
+import { BUN, CONNECTIONS, cpuTimes, DURATION, firstLine, freePort, stealPct, waitHealthy, WARMUP } from "./lib.ts";
 import { createBodies } from "./native.ts";
 import { startReceiver } from "./notify.ts";
 import { median } from "./report.ts";
@@ -31,16 +31,17 @@ const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port",
 });
 const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
 
-interface WrkResult { rps: number; p50: number; p99: number; requests: number; failed: number; wrapped: number; errors: number }
+interface WrkResult { steal: number; rps: number; p50: number; p99: number; requests: number; failed: number; wrapped: number; errors: number }
 
 function wrk(url: string, path: string, bodies: string[], seconds: number): WrkResult {
   const file = join(dir, "bodies.txt");
   writeFileSync(file, bodies.join("\n") + "\n");
+  const before = cpuTimes();
   const r = Bun.spawnSync(["wrk", `-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"), url, "--", path, file, '{"code":200', String(THREADS)], { stdout: "pipe", stderr: "pipe" });
   const line = /RESULT (.*)/.exec(r.stdout.toString())?.[1];
   if (!line) throw new Error(`wrk printed no result: ${r.stderr.toString() || r.stdout.toString()}`);
   const o = Object.fromEntries(line.split(" ").map((kv) => [kv.split("=")[0]!, Number(kv.split("=")[1])]));
-  return { rps: o.requests! / (o.duration_us! / 1e6), p50: o.p50_us! / 1000, p99: o.p99_us! / 1000, requests: o.requests!, failed: o.failed!, wrapped: o.wrapped!, errors: o.errors! };
+  return { steal: stealPct(before, cpuTimes()), rps: o.requests! / (o.duration_us! / 1e6), p50: o.p50_us! / 1000, p99: o.p99_us! / 1000, requests: o.requests!, failed: o.failed!, wrapped: o.wrapped!, errors: o.errors! };
 }
 
 try {
@@ -61,9 +62,9 @@ try {
   console.log([
     `xpay bench:wrk ${new Date().toISOString()}: wrk -t${THREADS} -c${CONNECTIONS}, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} rounds`,
     "",
-    "| round | baseline req/s | baseline p99 ms | native create req/s | p50 ms | p99 ms | vs baseline | failed | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...rows.map(({ base: b, create: c }, i) => `| ${i + 1} | ${f(b.rps)} | ${f(b.p99, 1)} | ${f(c.rps)} | ${f(c.p50, 1)} | ${f(c.p99, 1)} | ${f((100 * c.rps) / b.rps, 1)}% | ${c.failed} | ${b.errors + c.errors} |`),
+    "| round | baseline req/s | baseline p99 ms | native create req/s | p50 ms | p99 ms | vs baseline | failed | errors | CPU stolen (baseline / create) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(({ base: b, create: c }, i) => `| ${i + 1} | ${f(b.rps)} | ${f(b.p99, 1)} | ${f(c.rps)} | ${f(c.p50, 1)} | ${f(c.p99, 1)} | ${f((100 * c.rps) / b.rps, 1)}% | ${c.failed} | ${b.errors + c.errors} | ${f(b.steal, 1)}% / ${f(c.steal, 1)}% |`),
     "",
     `median: baseline ${f(median(rows.map((x) => x.base.rps)))} req/s, create ${f(median(rows.map((x) => x.create.rps)))} req/s, ratio ${f(100 * median(rows.map((x) => x.create.rps / x.base.rps)), 1)}%, create p99 ${f(median(rows.map((x) => x.create.p99)), 1)} ms`,
   ].join("\n"));

@@ -1,0 +1,35 @@
+// `npm run bench` must keep working from a clone: one short run (1 s per measurement, no warm-up,
+// one create round, 8 connections) end to end. Asserts what the run measured is real (every
+// scenario answered, no failed or wrong answers, every notification delivered), never its speed.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+
+test("npm run bench completes: every scenario measured, no failures, every notification delivered", async () => {
+  const root = join(import.meta.dir, "..", "..");
+  const child = Bun.spawn([process.execPath, join(root, "bench", "run.ts")], {
+    cwd: root,
+    env: { ...process.env, BENCH_DURATION: "1", BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "8", BENCH_NOTIFY_ORDERS: "200", BENCH_NOTIFY_CONCURRENCY: "4" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
+
+  const rows = out.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| scenario") && !l.startsWith("| report"));
+  const cells = rows.map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+  expect(cells.map((c) => c[0])).toEqual(["native order/create, round 1", "native order/status", "epay V2 create (RSA)", "template api/order/info"]);
+  for (const [name, rps, , , baseline, , ok, failed, errors] of cells) {
+    expect({ name, failed, errors }).toEqual({ name, failed: "0", errors: "0" });
+    expect(Number(ok)).toBeGreaterThan(0);
+    expect(Number(rps)).toBeGreaterThan(0);
+    expect(Number(baseline)).toBeGreaterThan(0);
+  }
+
+  const notify = /\| report -> paid -> notification \| (\d+) notifications\/s .*\| (\d+)\/(\d+) delivered \| (\d+) reports not matched/.exec(out);
+  expect(notify).not.toBeNull();
+  expect({ delivered: notify![2], unmatched: notify![4] }).toEqual({ delivered: notify![3]!, unmatched: "0" });
+  expect(Number(notify![3])).toBeGreaterThan(0);
+  expect(out).toMatch(/server peak RSS \(VmHWM\) \d+\.\d MiB/);
+  expect(out).toMatch(/binary start-up .* median \d+\.\d ms/);
+  expect(out).toMatch(/^targets: native create >= 25% of baseline: (met|NOT met)/m);
+}, 120_000);
