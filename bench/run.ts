@@ -4,39 +4,22 @@
 // run of its own, and native create (the target) in BENCH_ROUNDS such pairs.
 // Env: BENCH_DURATION (s per measurement, default 8), BENCH_WARMUP (s, default 2), BENCH_ROUNDS (3),
 // BENCH_CONNECTIONS (64), BENCH_ACCOUNTS (16), BENCH_NOTIFY_CONCURRENCY (16), BENCH_NOTIFY_ORDERS.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { BUN, CONNECTIONS, cpuTimes, DURATION, firstLine, freePort, load, type LoadSpec, pool, rss, stealPct, waitHealthy, WARMUP } from "./lib.ts";
+import { CONNECTIONS, cpuTimes, DURATION, load, type LoadSpec, pool, rss, stealPct, WARMUP } from "./lib.ts";
 import { createBodies, createOk, statusBodies } from "./native.ts";
 import { v2CreateBodies, v2Ok } from "./epay-v2.ts";
 import { infoBodies, infoOk } from "./template.ts";
-import { notifyScenario, startReceiver } from "./notify.ts";
+import { notifyScenario } from "./notify.ts";
 import { type Pair, render } from "./report.ts";
+import { startRig } from "./rig.ts";
 import { binaryStartup } from "./startup.ts";
-import { seed } from "./seed.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const root = join(import.meta.dir, "..");
-const dir = mkdtempSync(join(tmpdir(), "xpay-bench-"));
-const dbPath = join(dir, "xpay.db");
 const log = (...a: unknown[]) => console.error("[bench]", ...a);
 const t0 = performance.now();
 
-const seeded = await seed(dbPath);
-const receiver = startReceiver();
-
-const port = await freePort();
-const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
-  env: { ...process.env, XPAY_DB: dbPath },
-  stdout: "ignore", // the access log is still written (one line per request), to /dev/null
-  stderr: "inherit",
-});
-const base = `http://127.0.0.1:${port}`;
-await waitHealthy(`${base}/healthz`);
-
-const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
-const baselineSpec: LoadSpec = { name: "baseline (bare Elysia)", url: `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`, path: "/", body: () => "a=1" };
+const rig = await startRig("xpay-bench-");
+const { dbPath, seeded, receiver, server, gateway: base } = rig;
+const baselineSpec: LoadSpec = { name: "baseline (bare Elysia)", url: rig.baseline, path: "/", body: () => "a=1" };
 
 const pairs: Pair[] = [];
 const rssAfter: Record<string, number> = {};
@@ -106,9 +89,5 @@ try {
     pairs, creates, notify, notifySteal, peakRss: mem.peak, rssAfter, startup, seconds: (performance.now() - t0) / 1000,
   }));
 } finally {
-  server.kill("SIGTERM");
-  baselineProc.kill("SIGTERM");
-  receiver.stop();
-  await server.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await rig.stop();
 }

@@ -3,14 +3,12 @@
 // runs in JavaScript on the same two cores and tops out near 25-35 000 req/s, so it is what the
 // baseline of `npm run bench` measures; wrk shows how fast the bare route really is here.
 // Not part of CI (wrk is not an npm package): `apt-get install wrk` first.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, CONNECTIONS, cpuTimes, DURATION, firstLine, freePort, stealPct, waitHealthy, WARMUP } from "./lib.ts";
+import { CONNECTIONS, cpuTimes, DURATION, stealPct, WARMUP } from "./lib.ts";
 import { createBodies } from "./native.ts";
-import { startReceiver } from "./notify.ts";
 import { median } from "./report.ts";
-import { seed } from "./seed.ts";
+import { startRig } from "./rig.ts";
 
 if (!Bun.which("wrk")) {
   console.error("bench:wrk needs wrk (Debian: apt-get install wrk); npm run bench needs nothing else");
@@ -18,23 +16,12 @@ if (!Bun.which("wrk")) {
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const THREADS = 2;
-const root = join(import.meta.dir, "..");
-const dir = mkdtempSync(join(tmpdir(), "xpay-wrk-"));
-const dbPath = join(dir, "xpay.db");
-await seed(dbPath);
-const receiver = startReceiver();
-const port = await freePort();
-const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
-  env: { ...process.env, XPAY_DB: dbPath },
-  stdout: "ignore",
-  stderr: "inherit",
-});
-const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
+const rig = await startRig("xpay-wrk-");
 
 interface WrkResult { steal: number; rps: number; p50: number; p99: number; requests: number; failed: number; wrapped: number; errors: number }
 
 function wrk(url: string, path: string, bodies: string[], seconds: number): WrkResult {
-  const file = join(dir, "bodies.txt");
+  const file = join(rig.dir, "bodies.txt");
   writeFileSync(file, bodies.join("\n") + "\n");
   const before = cpuTimes();
   const r = Bun.spawnSync(["wrk", `-t${THREADS}`, `-c${CONNECTIONS}`, `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"), url, "--", path, file, '{"code":200', String(THREADS)], { stdout: "pipe", stderr: "pipe" });
@@ -45,9 +32,7 @@ function wrk(url: string, path: string, bodies: string[], seconds: number): WrkR
 }
 
 try {
-  await waitHealthy(`http://127.0.0.1:${port}/healthz`);
-  const baseUrl = `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`;
-  const gw = `http://127.0.0.1:${port}`;
+  const { gateway: gw, baseline: baseUrl, receiver } = rig;
   const rows: { base: WrkResult; create: WrkResult }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     // at most ~15 000 creates/s are expected here; the pool is sized so no body repeats
@@ -69,9 +54,5 @@ try {
     `median: baseline ${f(median(rows.map((x) => x.base.rps)))} req/s, create ${f(median(rows.map((x) => x.create.rps)))} req/s, ratio ${f(100 * median(rows.map((x) => x.create.rps / x.base.rps)), 1)}%, create p99 ${f(median(rows.map((x) => x.create.p99)), 1)} ms`,
   ].join("\n"));
 } finally {
-  server.kill("SIGTERM");
-  baselineProc.kill("SIGTERM");
-  receiver.stop();
-  await server.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await rig.stop();
 }

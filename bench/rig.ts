@@ -1,0 +1,54 @@
+// What every bench entry point stands on: a seeded temp database, the gateway serving it as its own
+// process (`bun src/cli/main.ts serve`, worker and checkpoint thread included), the bare-Elysia
+// baseline process and the notification receiver. stop() ends them all and removes the database.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BUN, firstLine, freePort, waitHealthy } from "./lib.ts";
+import { type Receiver, startReceiver } from "./notify.ts";
+import { type Seeded, seed } from "./seed.ts";
+
+export interface Rig {
+  /** temp directory holding the database; removed by stop() */
+  dir: string;
+  dbPath: string;
+  seeded: Seeded;
+  receiver: Receiver;
+  server: ReturnType<typeof Bun.spawn>;
+  /** the gateway's base URL */
+  gateway: string;
+  /** the bare-Elysia baseline's base URL */
+  baseline: string;
+  stop(): Promise<void>;
+}
+
+export async function startRig(prefix: string): Promise<Rig> {
+  const root = join(import.meta.dir, "..");
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dbPath = join(dir, "xpay.db");
+  const seeded = await seed(dbPath);
+  const receiver = startReceiver();
+  const port = await freePort();
+  const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+    env: { ...process.env, XPAY_DB: dbPath },
+    stdout: "ignore", // the access log is still written (one line per request), to /dev/null
+    stderr: "inherit",
+  });
+  const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
+  const stop = async () => {
+    server.kill("SIGTERM");
+    baselineProc.kill("SIGTERM");
+    receiver.stop();
+    await server.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const gateway = `http://127.0.0.1:${port}`;
+    await waitHealthy(`${gateway}/healthz`);
+    const baseline = `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`;
+    return { dir, dbPath, seeded, receiver, server, gateway, baseline, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
