@@ -26,7 +26,13 @@ export async function startRig(prefix: string): Promise<Rig> {
   const root = join(import.meta.dir, "..");
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const dbPath = join(dir, "xpay.db");
-  const seeded = await seed(dbPath);
+  let seeded: Seeded;
+  try {
+    seeded = await seed(dbPath);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const receiver = startReceiver();
   const port = await freePort();
   const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
