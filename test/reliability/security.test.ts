@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, spyOn, test } from "bun:test";
 import * as nodeCrypto from "node:crypto";
 import { lookup } from "node:dns/promises";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { deliverDue } from "../../src/core/notify/deliver.ts";
@@ -220,6 +220,7 @@ describe("database file mode", () => {
     db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
     for (const f of [path, `${path}-wal`, `${path}-shm`]) expect([f, (statSync(f).mode & 0o777).toString(8)]).toEqual([f, "600"]);
     db.close();
+    rmSync(dir, { recursive: true, force: true });
     expect((statSync(h.dbPath).mode & 0o777).toString(8)).toBe("600");
   });
 });

@@ -1,6 +1,7 @@
 // Behind a reverse proxy: X-Forwarded-For gives clientip, X-Forwarded-Proto/-Host the links'
 // base URL, but only when the operator trusts the proxy and did not name a base URL.
 import { afterEach, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ManualClock } from "../../src/core/clock.ts";
 import { buildApp } from "../../src/server/app.ts";
@@ -11,8 +12,12 @@ const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((c) => c()));
 
 async function setup(o: { trustProxy: boolean; baseUrlExplicit: boolean }) {
-  const gw = openGateway({ db: join(tempDir(), "p.db"), baseUrl: "http://127.0.0.1:8080", clock: new ManualClock(), ...o });
-  closers.push(() => gw.store.close());
+  const dir = tempDir();
+  const gw = openGateway({ db: join(dir, "p.db"), baseUrl: "http://127.0.0.1:8080", clock: new ManualClock(), ...o });
+  closers.push(() => {
+    gw.store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   await gw.store.addMerchant({ pid: 1001, name: "S", secret: SECRET, now: 0 });
   await gw.store.addChannel({ pid: 0, payType: "alipay", code: "a", name: "A", qrcode: "q", now: 0 });
   const app = buildApp(gw);
