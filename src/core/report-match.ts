@@ -13,8 +13,9 @@ export interface PaymentClaim {
   accountId: number | null;
   /** Third-account watcher: the monitored account, by name, code or id. */
   subAccount: string;
-  orderId: string; // platform trade_no
-  outOrderId: string; // merchant out_trade_no
+  /** order_id / out_order_id as sent: each may be a platform trade_no or a merchant out_trade_no. */
+  orderId: string;
+  outOrderId: string;
 }
 
 export interface MatchView {
@@ -27,7 +28,7 @@ export interface MatchView {
 }
 
 export type MatchDecision =
-  | { kind: "matched"; order: Order }
+  | { kind: "matched"; order: Order; note?: string }
   | { kind: "unmatched"; reason: string; order?: Order }
   | { kind: "ambiguous"; reason: string; tradeNos: string[] };
 
@@ -74,46 +75,72 @@ function describe(c: PaymentClaim): string {
   return parts.join(", ");
 }
 
-/** An order named by order_id / out_order_id: it must agree with the rest of the claim. */
-function named(c: PaymentClaim, view: MatchView, now: number, window: number): MatchDecision {
+/** Orders an id may name: a platform trade_no or a merchant out_trade_no, of the claim's merchant. */
+function lookup(id: string, c: PaymentClaim, view: MatchView): Order[] {
+  const found: Order[] = [];
+  const byTradeNo = view.orderByTradeNo(id);
+  // Another merchant's order reads exactly like a missing one, so a report learns nothing about it.
+  if (byTradeNo && (c.pid === null || byTradeNo.pid === c.pid)) found.push(byTradeNo);
+  for (const o of view.ordersByOutTradeNo(c.pid, id)) if (!found.some((f) => f.tradeNo === o.tradeNo)) found.push(o);
+  return found;
+}
+
+/** "unnamed": no id names an order; the note says so and matching goes on by amount. */
+type Named = MatchDecision | { kind: "unnamed"; note: string };
+
+/**
+ * An order named by order_id / out_order_id: either field may carry either number (the spec
+ * calls /pc's out_order_id "this platform's order number", the other routes the merchant's). The
+ * named order must agree with the rest of the claim.
+ */
+function named(c: PaymentClaim, view: MatchView, now: number, window: number): Named {
+  const fields = [["order_id", c.orderId], ["out_order_id", c.outOrderId]] as const;
+  const unknown: string[] = [];
   let order: Order | null = null;
-  if (c.orderId) {
-    order = view.orderByTradeNo(c.orderId);
-    if (order && c.pid !== null && order.pid !== c.pid) order = null;
-    if (!order) return { kind: "unmatched", reason: `order_id ${c.orderId} names no order of this merchant` };
-    if (c.outOrderId && order.outTradeNo !== c.outOrderId) return { kind: "unmatched", reason: "order_id and out_order_id name different orders" };
-  } else {
-    const found = view.ordersByOutTradeNo(c.pid, c.outOrderId);
-    if (found.length === 0) return { kind: "unmatched", reason: `out_order_id ${c.outOrderId} names no order` };
-    if (found.length > 1) return { kind: "ambiguous", reason: `out_order_id ${c.outOrderId} exists for several merchants`, tradeNos: found.map((o) => o.tradeNo) };
-    order = found[0]!;
+  for (const [field, id] of fields) {
+    if (id === "") continue;
+    const found = lookup(id, c, view);
+    if (found.length === 0) unknown.push(`${field} ${id} names no order${c.pid === null ? "" : " of this merchant"}`);
+    else if (found.length > 1) return { kind: "ambiguous", reason: `${field} ${id} names several orders`, tradeNos: found.map((o) => o.tradeNo) };
+    else if (order && order.tradeNo !== found[0]!.tradeNo) return { kind: "unmatched", reason: "order_id and out_order_id name different orders" };
+    else order = found[0]!;
   }
+  if (!order) return { kind: "unnamed", note: unknown.join("; ") };
   if (order.tradeAmount !== c.amount) return { kind: "unmatched", reason: `amount ${c.amount} differs from order ${order.tradeNo} (${order.tradeAmount ?? "none"})`, order };
   if (order.payType !== c.payType) return { kind: "unmatched", reason: `pay_type ${c.payType} differs from order ${order.tradeNo} (${order.payType})`, order };
   if (!isPayable(order, now, window)) return { kind: "unmatched", reason: whyNotPayable(order, now, window), order };
+  // The amount report's ids are a cross-check: the order must also sit on a matching account.
+  if (c.pid !== null && !view.accounts(c.pid).some((a) => a.id === order.accountId && accountFilter(c, a))) {
+    return { kind: "unmatched", reason: `order ${order.tradeNo} is not on an account matching ${describe(c)}`, order };
+  }
   return { kind: "matched", order };
 }
 
-export function matchPayment(c: PaymentClaim, view: MatchView, now: number, matchWindow: number): MatchDecision {
-  if (c.orderId || c.outOrderId) {
-    const d = named(c, view, now, matchWindow);
-    // The amount report's ids are a cross-check: the order must also sit on a matching account.
-    if (d.kind === "matched" && c.pid !== null && !view.accounts(c.pid).some((a) => a.id === d.order.accountId && accountFilter(c, a))) {
-      return { kind: "unmatched", reason: `order ${d.order.tradeNo} is not on an account matching ${describe(c)}`, order: d.order };
-    }
-    return d;
-  }
+/** The one payable order of the claim's merchant with that trade_amount on a matching account. */
+function byAmount(c: PaymentClaim, view: MatchView, now: number, matchWindow: number): MatchDecision {
   const accounts = view.accounts(c.pid).filter((a) => accountFilter(c, a));
   if (accounts.length === 0) return { kind: "unmatched", reason: `no account matches ${describe(c)}` };
-  const since = now - matchWindow;
-  const orders = view.ordersByTradeAmount(accounts.map((a) => a.id), c.amount, since).filter((o) => o.payType === c.payType);
-  const payable = orders.filter((o) => isPayable(o, now, matchWindow));
+  const orders = view.ordersByTradeAmount(accounts.map((a) => a.id), c.amount, now - matchWindow).filter((o) => o.payType === c.payType);
+  // A shared (pid 0) account carries every merchant's orders: a merchant's report pays only its own.
+  const own = c.pid === null ? orders : orders.filter((o) => o.pid === c.pid);
+  const payable = own.filter((o) => isPayable(o, now, matchWindow));
   if (payable.length === 1) return { kind: "matched", order: payable[0]! };
   if (payable.length > 1) {
     return { kind: "ambiguous", reason: `${payable.length} pending orders match ${describe(c)}; nothing paid`, tradeNos: payable.map((o) => o.tradeNo) };
   }
   // Say why when the amount belongs to an order that can no longer be paid (closed, paid, late).
-  const latest = orders.sort((a, b) => b.createdAt - a.createdAt)[0];
+  const latest = own.sort((a, b) => b.createdAt - a.createdAt)[0];
   if (latest) return { kind: "unmatched", reason: whyNotPayable(latest, now, matchWindow), order: latest };
+  // Named without its number: the reply goes to the reporting merchant.
+  if (own.length < orders.length) return { kind: "unmatched", reason: `the order for ${describe(c)} belongs to another merchant (a shared account); nothing paid` };
   return { kind: "unmatched", reason: `no pending order matches ${describe(c)}` };
+}
+
+export function matchPayment(c: PaymentClaim, view: MatchView, now: number, matchWindow: number): MatchDecision {
+  if (c.orderId === "" && c.outOrderId === "") return byAmount(c, view, now, matchWindow);
+  const n = named(c, view, now, matchWindow);
+  if (n.kind !== "unnamed") return n;
+  // An id that names nothing (a typo, another system's number) does not block the amount match.
+  const d = byAmount(c, view, now, matchWindow);
+  return d.kind === "matched" ? { ...d, note: `${n.note}; matched by amount` } : { ...d, reason: `${n.note}; ${d.reason}` };
 }

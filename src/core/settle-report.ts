@@ -15,13 +15,14 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
   const byPid = new Map(merchants.map((m) => [m.pid, m]));
   const result = await gw.store.settleReport({
     report: { ...report, outcome: "unmatched", reason: "", tradeNo: null, createdAt: now },
-    decide: (view) => decide(view, now, window),
-    pay: (order) => {
-      const merchant = byPid.get(order.pid);
-      // Only reachable if a merchant row vanished mid-flight; abort the unit rather than guess.
-      if (!merchant) throw new Error(`merchant ${order.pid} of order ${order.tradeNo} not loaded`);
-      return payUnit(gw, merchant, window, order.tradeNo, facts);
+    decide: (view) => {
+      const d = decide(view, now, window);
+      // The reporter may only pay the merchants it speaks for; anything else is stored, never thrown
+      // (a throw here was an HTTP 500 the phone retried forever, and the report was lost).
+      if (d.kind === "matched" && !byPid.has(d.order.pid)) return { kind: "unmatched", reason: "the order belongs to another merchant; nothing paid" };
+      return d;
     },
+    pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
   });
   if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
   gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason });

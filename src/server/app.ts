@@ -16,10 +16,12 @@ import { publicRateLimit } from "./rate-limit.ts";
 
 export function buildApp(gw: Gateway) {
   return new Elysia()
-    .onError(({ code, error }) => {
-      if (code === "NOT_FOUND") return json({ code: 404, msg: "not found", data: null }, 404);
+    .onError(({ code, error, request }) => {
+      // Under /api/ (report and template API) every answer is {code, message, data}, a stray path too.
+      const field = new URL(request.url).pathname.startsWith("/api/") ? "message" : "msg";
+      if (code === "NOT_FOUND") return json({ code: 404, [field]: "not found", data: null }, 404);
       gw.log.error("unhandled", { message: error instanceof Error ? error.message : String(error) });
-      return json({ code: 500, msg: "internal error", data: null }, 500);
+      return json({ code: 500, [field]: "internal error", data: null }, 500);
     })
     .use(healthPlugin(gw))
     .use(openapiPlugin())

@@ -55,7 +55,10 @@ describe("matchPayment", () => {
     expect(decide(claim({ orderId: "A", outOrderId: "out-A" }), v).kind).toBe("matched");
     expect(decide(claim({ orderId: "A", outOrderId: "out-B" }), v)).toMatchObject({ reason: "order_id and out_order_id name different orders" });
     expect(decide(claim({ outOrderId: "out-B", amount: 999, channelCode: "qr" }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/not on an account/) });
-    expect(decide(claim({ orderId: "Z" }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/names no order/) });
+    // An id that names nothing falls back to the amount, and says so.
+    expect(decide(claim({ orderId: "Z" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "A" }, note: "order_id Z names no order of this merchant; matched by amount" });
+    expect(decide(claim({ orderId: "Z", amount: 5 }), v)).toMatchObject({ kind: "unmatched", reason: expect.stringMatching(/^order_id Z names no order of this merchant; no pending order/) });
+    expect(decide(claim({ outOrderId: "A" }), v)).toMatchObject({ kind: "matched", order: { tradeNo: "A" } }); // the platform number in out_order_id
     expect(decide(claim({ orderId: "A", amount: 1 }), v)).toMatchObject({ reason: expect.stringMatching(/differs/) });
   });
   test("third-account claims (pid null) find the account by sub_account and any merchant's order", () => {

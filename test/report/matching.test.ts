@@ -70,7 +70,8 @@ describe("matching", () => {
 
   test("order_id / out_order_id must agree with the amount match", async () => {
     const o = await createOrder(h);
-    const wrong = await amountReport(h, 1000, { out_order_id: "someone-else" });
+    const other = await createOrder(h, { money: "20.00" });
+    const wrong = await amountReport(h, 1000, { out_order_id: other.out_trade_no });
     expect(wrong.body.data.outcome).toBe("unmatched");
     const mismatch = await amountReport(h, 999, { order_id: o.trade_no });
     expect(mismatch.body.data.reason).toMatch(/differs/);

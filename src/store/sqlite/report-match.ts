@@ -56,7 +56,7 @@ export function settleReport(db: Database, u: SettleReportUnit): SettleReportRes
       pay = payOrder(db, u.pay(d.order));
       if (pay.kind === "paid") {
         outcome = "matched";
-        reason = "paid";
+        reason = d.note ? `paid (${d.note})` : "paid";
       } else {
         reason = pay.kind === "already_paid" ? `order ${d.order.tradeNo} is already paid; nothing changed` : pay.kind === "not_payable" ? pay.reason : "order not found";
       }
