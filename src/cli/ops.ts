@@ -7,14 +7,14 @@ import { type Cli, CliError, printJson } from "./context.ts";
 export function register(program: Command, cli: Cli): void {
   program
     .command("backup <path>")
-    .description("consistent online copy of the database (safe while serve runs)")
+    .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600")
     .action(async (path: string) => {
       try {
         await cli.open().store.backupTo(path);
       } catch (e) {
         throw new CliError(`backup failed: ${e instanceof Error ? e.message : String(e)}`);
       }
-      console.log(`${pc.green("backup written")} ${path}`);
+      console.log(`${pc.green("backup written")} ${path} ${pc.dim("(mode 0600: it holds every merchant secret and the platform private key)")}`);
     });
 
   program

@@ -1,13 +1,50 @@
 import type { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, linkSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** Proves the database accepts writes (a full disk or a read-only file fails here). */
 export function probeWrite(db: Database): void {
   db.query("INSERT INTO settings (key, value) VALUES ('health_probe', $v) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run({ v: String(Date.now()) });
 }
 
-/** A consistent online copy: VACUUM INTO reads one snapshot while the server keeps writing. */
+/** Why a backup cannot go to `path`, worded for the operator; null when it can. */
+export function backupTargetProblem(path: string): string | null {
+  if (path.trim() === "") return "the backup path is empty; name a new file, e.g. xpay backup /var/backups/xpay-$(date +%F).db";
+  const folder = dirname(resolve(path));
+  if (!existsSync(folder)) return `folder ${folder} does not exist; create it first`;
+  if (!statSync(folder).isDirectory()) return `${folder} is not a folder`;
+  if (existsSync(path)) return `${path} exists already; choose a new file name`;
+  return null;
+}
+
+/**
+ * A consistent online copy: VACUUM INTO reads one snapshot while the server keeps writing.
+ * The copy holds every merchant secret and the platform private key, so it must never be readable
+ * by others, not even for a moment. VACUUM INTO creates its file itself with the process umask
+ * (usually 0644), so it writes into a fresh 0700 folder beside the target (same file system),
+ * the file is made 0600 there, and only then is it linked under its final name. link() refuses
+ * to replace a file that appeared meanwhile, where rename() would silently overwrite it.
+ */
 export function backupTo(db: Database, path: string): void {
-  if (existsSync(path)) throw new Error(`${path} exists already; choose a new file name`);
-  db.query("VACUUM INTO $path").run({ path });
+  const problem = backupTargetProblem(path);
+  if (problem) throw new Error(problem);
+  const target = resolve(path);
+  const staging = mkdtempSync(join(dirname(target), `.${basename(target)}.tmp-`)); // mode 0700
+  try {
+    const tmp = join(staging, "backup.db");
+    db.query("VACUUM INTO $path").run({ path: tmp });
+    chmodSync(tmp, 0o600);
+    try {
+      linkSync(tmp, target);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === "EEXIST") throw new Error(`${path} exists already; choose a new file name`);
+      // File systems without hard links (some FUSE and SMB mounts): rename, after a last check.
+      if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw e;
+      if (existsSync(target)) throw new Error(`${path} exists already; choose a new file name`);
+      renameSync(tmp, target);
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
