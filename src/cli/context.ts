@@ -10,7 +10,7 @@ export class CliError extends Error {}
 
 export interface Cli {
   /** The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use. */
-  open(o?: { baseUrl?: string; trustProxy?: boolean; baseUrlExplicit?: boolean }): Gateway;
+  open(o?: { baseUrl?: string; trustProxy?: boolean | number; baseUrlExplicit?: boolean }): Gateway;
   dbPath(): string;
   close(): void;
 }

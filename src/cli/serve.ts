@@ -12,16 +12,16 @@ export function register(program: Command, cli: Cli): void {
     .option("--port <port>", "port to listen on (XPAY_PORT)", process.env.XPAY_PORT ?? "8080")
     .option("--host <host>", "address to bind (XPAY_HOST); 0.0.0.0 for every interface", process.env.XPAY_HOST ?? "127.0.0.1")
     .option("--base-url <url>", "public base URL used in cashier links (XPAY_BASE_URL)")
-    .option("--trust-proxy", "honour X-Forwarded-For from a reverse proxy (XPAY_TRUST_PROXY=1)")
+    .option("--trust-proxy [hops]", "behind reverse proxies: take the client address from the X-Forwarded-For entry the proxy appended; hops = how many proxies append (default 1; XPAY_TRUST_PROXY=N)")
     .option("--notify-block-private", "refuse notify_url targets on private, loopback and link-local addresses (XPAY_NOTIFY_BLOCK_PRIVATE=1)")
     .option("--log-format <format>", "json or pretty (XPAY_LOG_FORMAT)", process.env.XPAY_LOG_FORMAT ?? "pretty")
-    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean; logFormat: string; notifyBlockPrivate?: boolean }) => {
+    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean | string; logFormat: string; notifyBlockPrivate?: boolean }) => {
       if (o.logFormat !== "json" && o.logFormat !== "pretty") throw new CliError("--log-format must be json or pretty");
       const port = requireInt("--port", o.port);
       if (port > 65535) throw new CliError("--port must be at most 65535");
       const baseUrl = o.baseUrl ?? process.env.XPAY_BASE_URL ?? `http://${o.host === "0.0.0.0" ? "127.0.0.1" : o.host}:${port}`;
       const baseUrlExplicit = o.baseUrl !== undefined || process.env.XPAY_BASE_URL !== undefined;
-      const gw = cli.open({ baseUrl, trustProxy: o.trustProxy ?? process.env.XPAY_TRUST_PROXY === "1", baseUrlExplicit });
+      const gw = cli.open({ baseUrl, trustProxy: proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY), baseUrlExplicit });
       gw.log = createLogger(o.logFormat);
       if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
       let server;
@@ -49,4 +49,12 @@ export function register(program: Command, cli: Cli): void {
       process.on("SIGINT", () => void stop("SIGINT"));
       process.on("SIGTERM", () => void stop("SIGTERM"));
     });
+}
+
+/** `--trust-proxy` alone is one proxy; a number is that many; unset or 0 trusts none. */
+function proxyHops(value: boolean | string | undefined): number {
+  if (value === undefined || value === false || value === "") return 0;
+  if (value === true) return 1;
+  if (!/^\d{1,2}$/.test(value)) throw new CliError(`--trust-proxy takes the number of proxies in front of xpay (1 for one nginx), not "${value.slice(0, 20)}"`);
+  return Number(value);
 }

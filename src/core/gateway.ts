@@ -4,14 +4,19 @@ import { type Clock, systemClock } from "./clock.ts";
 import { FamilyRegistry } from "./families.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { Settings } from "./settings.ts";
+import { TokenBuckets } from "./token-bucket.ts";
 import type { Store } from "./store.ts";
 
 export interface GatewayOptions {
   store: Store;
   baseUrl: string;
   clock?: Clock;
-  /** Honour X-Forwarded-For / -Proto / -Host from a reverse proxy in front of xpay. */
-  trustProxy?: boolean;
+  /**
+   * Honour X-Forwarded-For / -Proto / -Host from reverse proxies in front of xpay: true or 1 for
+   * one proxy, N for a chain of N (a CDN, then nginx). The client writes the leftmost entries, so
+   * the address is the one the first trusted proxy appended: the Nth from the right.
+   */
+  trustProxy?: boolean | number;
   /** The operator named the base URL (--base-url / XPAY_BASE_URL): it wins over forwarded headers. */
   baseUrlExplicit?: boolean;
   log?: Logger;
@@ -22,7 +27,10 @@ export class Gateway {
   readonly clock: Clock;
   readonly families = new FamilyRegistry();
   baseUrl: string;
-  readonly trustProxy: boolean;
+  /** How many proxies in front of xpay append to X-Forwarded-For (0: the headers are ignored). */
+  readonly proxyHops: number;
+  /** Failed authentications per client address (the throttle of every family's auth). */
+  readonly authFailures = new TokenBuckets();
   readonly baseUrlExplicit: boolean;
   log: Logger;
   /** Last beat (ms) of each background loop, read by /healthz. */
@@ -34,9 +42,13 @@ export class Gateway {
     this.store = o.store;
     this.baseUrl = o.baseUrl.replace(/\/+$/, "");
     this.clock = o.clock ?? systemClock;
-    this.trustProxy = o.trustProxy ?? false;
+    this.proxyHops = o.trustProxy === true ? 1 : typeof o.trustProxy === "number" ? Math.max(0, Math.floor(o.trustProxy)) : 0;
     this.baseUrlExplicit = o.baseUrlExplicit ?? false;
     this.log = o.log ?? silentLogger;
+  }
+
+  get trustProxy(): boolean {
+    return this.proxyHops > 0;
   }
 
   /** Operator settings, re-read at most once a second so a CLI change reaches a running server. */
@@ -68,9 +80,9 @@ export class Gateway {
    */
   baseUrlFor(request?: Request): string {
     if (!request || !this.trustProxy || this.baseUrlExplicit) return this.baseUrl;
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    const host = lastValue(request.headers.get("x-forwarded-host"));
     if (!host || !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host)) return this.baseUrl;
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http";
+    const proto = lastValue(request.headers.get("x-forwarded-proto")) === "https" ? "https" : "http";
     return `${proto}://${host}${new URL(this.baseUrl).pathname.replace(/\/+$/, "")}`;
   }
 
@@ -81,4 +93,9 @@ export class Gateway {
   async platformPrivateKey(): Promise<string> {
     return (await this.store.getSettings()).platform_private_key ?? "";
   }
+}
+
+/** A proxy that sets a forwarded header appends to (or replaces) what the client sent: the last value is the proxy's. */
+function lastValue(header: string | null): string | undefined {
+  return header?.split(",").pop()?.trim();
 }

@@ -31,8 +31,8 @@ export function payUnit(gw: Gateway, merchant: Merchant, matchWindow: number, tr
     tradeNo,
     now,
     nowMs: gw.clock.nowMs(),
-    apiTradeNo: facts.apiTradeNo || undefined,
-    buyer: facts.buyer || undefined,
+    apiTradeNo: reportedText(facts.apiTradeNo),
+    buyer: reportedText(facts.buyer),
     acceptTimedOutSince: now - matchWindow,
     outbox: (paid) => {
       if (paid.notifyUrl === "") return null;
@@ -40,6 +40,15 @@ export function payUnit(gw: Gateway, merchant: Merchant, matchWindow: number, tr
       return { family: paid.family, url: paid.notifyUrl, method: notifier.method(merchant), params: notifier.notificationParams(paid) };
     },
   };
+}
+
+/**
+ * A payment detail a monitoring client reported (payer name, provider transaction number). It is
+ * repeated in notifications that V2 signs with the one platform key over raw `k=v&` text, where
+ * `&key=` could be re-read as other fields; `&` becomes a full-width ＆, which reads the same.
+ */
+function reportedText(value: string | undefined): string | undefined {
+  return value ? value.replaceAll("&", "＆").slice(0, 128) : undefined;
 }
 
 /** The return_url with the family's signed fields, present only once the order is paid. */

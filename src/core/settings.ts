@@ -25,6 +25,7 @@ export const SETTINGS: SettingDef[] = [
   { key: "heartbeat_timeout", default: "90", help: "Seconds a monitoring client counts as online after its last report or heartbeat.", check: intIn(10, 3600) },
   { key: "notify_block_private", default: "0", help: "1: refuse notify_url targets on private, loopback and link-local addresses, at create time and (DNS-resolved) before each delivery. Same as `serve --notify-block-private`.", check: oneOf("0", "1") },
   { key: "public_rate_limit", default: "120", help: "Requests per minute per client IP on the public cashier routes (/pay/*, /api/order/*, /qrcode); 0 = no limit.", check: intIn(0, 1000000) },
+  { key: "auth_fail_limit", default: "30", help: "Failed authentications (unknown merchant, bad signature, bad key, unreadable request) per minute per client IP on every merchant and report route; an address over it is answered 429-style at once until a minute's share refills; 0 = no limit.", check: intIn(0, 1000000) },
   { key: "third_account_secret", default: "", help: "Secret that signs /api/report/third-account reports (MD5 rule of the spec).", secret: true },
   { key: "epay_status_style", default: "spec", help: "spec: V1 api.php and V2 query answer status 1 pending / 2 paid; legacy: 0 unpaid / 1 paid, as 彩虹易支付 SDKs expect.", check: oneOf("spec", "legacy") },
   { key: "pay_payed_wait_time", default: "3", help: "Seconds the cashier page shows success before redirecting to return_url.", check: intIn(0, 60) },

@@ -1,4 +1,5 @@
 // Small HTTP helpers the route plugins share (never used by the pure codecs).
+import { isIP } from "node:net";
 export function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 }
@@ -50,11 +51,16 @@ export function socketIp(request: Request, server: SocketSource): string {
   return ip;
 }
 
-/** The payer's address: the socket peer, or X-Forwarded-For when the operator trusts a proxy. */
-export function peerIp(request: Request, server: SocketSource, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = request.headers.get("x-forwarded-for");
-    if (fwd) return fwd.split(",")[0]!.trim().slice(0, 64);
+/**
+ * The client's address: the socket peer, or, behind `proxyHops` trusted proxies, the entry of
+ * X-Forwarded-For that the first of them appended (the Nth from the right). Entries to the left of
+ * it were written by the client and prove nothing; a value that is not an IP address is ignored.
+ */
+export function peerIp(request: Request, server: SocketSource, proxyHops: number): string {
+  if (proxyHops > 0) {
+    const entries = (request.headers.get("x-forwarded-for") ?? "").split(",").map((e) => e.trim());
+    const candidate = entries.length >= proxyHops ? entries[entries.length - proxyHops]! : "";
+    if (isIP(candidate) !== 0) return candidate;
   }
   return socketIp(request, server);
 }

@@ -13,7 +13,7 @@ export interface OpenOptions {
   db: string;
   baseUrl?: string;
   clock?: Clock;
-  trustProxy?: boolean;
+  trustProxy?: boolean | number;
   baseUrlExplicit?: boolean;
   store?: Store;
 }

@@ -54,6 +54,7 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
     // Elysia's own fetch is wrapped only to write one access-log line per request.
     async fetch(req, srv) {
       const started = performance.now();
+      socketIp(req, srv); // cached for the handlers' peerIp (auth throttle, clientip) and the log line
       const res = await app.fetch(req);
       const url = req.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));

@@ -24,6 +24,14 @@ async function verified(res: Response): Promise<any> {
   return body;
 }
 
+/** A refusal to a caller who did not authenticate: `{code: -1, msg}` and nothing signed. */
+async function unsigned(res: Response): Promise<any> {
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(["code", "msg"]);
+  expect(body.code).toBe(-1);
+  return body;
+}
+
 describe("epay V2 create", () => {
   test("code 0, trade_no, pay_type/pay_info; verifiable over exactly its fields (form and JSON)", async () => {
     const body = await verified(await post(h, "create", v2Params(h, keys, { out_trade_no: "C1", money: "1.50", method: "web", device: "pc" })));
@@ -34,14 +42,22 @@ describe("epay V2 create", () => {
     expect(jump).toMatchObject({ code: 0, pay_type: "jump", pay_info: `${BASE}/pay/${jump.trade_no}` });
   });
 
-  test("failures are code -1 with msg, platform-signed: tampered, wrong key, unknown pid, no key", async () => {
+  test("refusals before authentication are code -1 with msg and never signed: tampered, wrong key, unknown pid, no key", async () => {
     const tampered = { ...v2Params(h, keys), money: "0.01" };
-    expect(await verified(await post(h, "create", tampered))).toMatchObject({ code: -1, msg: expect.stringContaining("signature mismatch") });
+    expect(await unsigned(await post(h, "create", tampered))).toMatchObject({ code: -1, msg: expect.stringContaining("signature mismatch") });
     const other = newMerchantKeys();
-    expect((await verified(await post(h, "create", v2Params(h, other)))).msg).toContain("signature mismatch");
-    expect((await verified(await post(h, "create", v2Params(h, keys, { pid: 4242 })))).msg).toBe("unknown merchant (pid)");
+    expect((await unsigned(await post(h, "create", v2Params(h, other)))).msg).toContain("signature mismatch");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { pid: 4242 })))).msg).toBe("unknown merchant (pid)");
     await h.gw.store.updateMerchant(1001, { rsaPublicKey: null });
-    expect((await verified(await post(h, "create", v2Params(h, keys)))).msg).toContain("no RSA public key");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys)))).msg).toContain("no RSA public key");
+  });
+
+  test("key=value text after an ampersand in a signed order field is refused; a plain ampersand is fine", async () => {
+    for (const field of ["name", "param", "out_trade_no", "clientip"]) {
+      const body = await verified(await post(h, "create", v2Params(h, keys, { [field]: "x&trade_status=TRADE_SUCCESS" })));
+      expect(body).toMatchObject({ code: -1, msg: expect.stringContaining(`${field} must not contain an ampersand`) });
+    }
+    expect((await verified(await post(h, "create", v2Params(h, keys, { name: "Tom & Jerry", param: "a=1&b" })))).code).toBe(0);
   });
 
   test("PEM public key works as well as bare Base64", async () => {
@@ -51,15 +67,16 @@ describe("epay V2 create", () => {
   });
 
   test("stale, future, missing and malformed timestamp", async () => {
-    expect((await verified(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.now() - 301 })))).msg).toContain("outside the allowed window");
-    expect((await verified(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.now() + 301 })))).msg).toContain("outside the allowed window");
+    // A stale or future request may be a replay: the caller is not authenticated, nothing is signed.
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.now() - 301 })))).msg).toContain("outside the allowed window");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.now() + 301 })))).msg).toContain("outside the allowed window");
     expect((await verified(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.now() - 299 })))).code).toBe(0);
-    expect((await verified(await post(h, "create", v2Params(h, keys, { timestamp: "" })))).msg).toBe("missing parameter: timestamp");
-    expect((await verified(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.nowMs() })))).msg).toContain("timestamp");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { timestamp: "" })))).msg).toBe("missing parameter: timestamp");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { timestamp: h.clock.nowMs() })))).msg).toContain("timestamp");
   });
 
   test("bad money, duplicate out_trade_no, unsupported method", async () => {
-    expect((await verified(await post(h, "create", v2Params(h, keys, { money: "1.001" })))).msg).toContain("money");
+    expect((await unsigned(await post(h, "create", v2Params(h, keys, { money: "1.001" })))).msg).toContain("money");
     const a = await verified(await post(h, "create", v2Params(h, keys, { out_trade_no: "D1", money: "2.00" })));
     const b = await verified(await post(h, "create", v2Params(h, keys, { out_trade_no: "D1", money: "2.00" })));
     expect(b.trade_no).toBe(a.trade_no);

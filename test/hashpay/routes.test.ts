@@ -64,15 +64,21 @@ describe("hash protocol create", () => {
     expect((await hashPost(h, CREATE, hashParams(h, { title: "鞋".repeat(128) }))).errcode).toBe("0");
   });
 
-  test("tampered field and wrong secret: errcode 402 with a verifiable hash; unknown appid", async () => {
+  test("tampered field and wrong secret: errcode 402 with an empty hash (nothing hashed for a stranger); unknown appid", async () => {
     const tampered = { ...hashParams(h), total_fee: "0.01" };
     const body = await hashPost(h, CREATE, tampered);
-    // Checked before any asymmetric matcher touches the body (bun's toMatchObject can rewrite it).
-    expect(demoVerifies(body)).toBe(true);
     expect(body.errcode).toBe("402");
     expect(body.errmsg).toContain("hash mismatch");
-    expect((await hashPost(h, CREATE, hashParams(h, {}, "z".repeat(32)))).errcode).toBe("402");
+    expect(body.hash).toBe("");
+    expect(demoVerifies(body)).toBe(false);
+    expect(await hashPost(h, CREATE, hashParams(h, {}, "z".repeat(32)))).toMatchObject({ errcode: "402", hash: "" });
     expect(await hashPost(h, CREATE, hashParams(h, { appid: "4242" }))).toEqual({ errcode: "403", errmsg: "unknown merchant (appid)", hash: "" });
+  });
+
+  test("an authenticated caller's errors carry a verifiable hash", async () => {
+    const body = await hashPost(h, CREATE, hashParams(h, { version: "1.0" }));
+    expect(demoVerifies(body)).toBe(true);
+    expect(body.errcode).toBe("400");
   });
 
   test("duplicate trade_order_id: same amount returns the same order, another amount is 409", async () => {

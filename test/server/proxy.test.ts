@@ -24,7 +24,7 @@ async function setup(o: { trustProxy: boolean; baseUrlExplicit: boolean }) {
   const res = await app.handle(
     new Request("http://localhost/xpay/order/create", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9, 10.0.0.1", "x-forwarded-proto": "https", "x-forwarded-host": "pay.example.com" },
+      headers: { "content-type": "application/json", "x-forwarded-for": "6.6.6.6, 203.0.113.9", "x-forwarded-proto": "https", "x-forwarded-host": "pay.example.com" },
       body: JSON.stringify(nativeCreate({ out_trade_no: "PX" })),
     }),
   );
@@ -32,7 +32,7 @@ async function setup(o: { trustProxy: boolean; baseUrlExplicit: boolean }) {
   return { uri: body.data.uri as string, order: (await gw.store.getOrder(body.data.trade_no))! };
 }
 
-test("trusted proxy without a configured base URL: forwarded scheme, host and client address", async () => {
+test("trusted proxy without a configured base URL: forwarded scheme, host and the address the proxy appended (not the client's leftmost entry)", async () => {
   const { uri, order } = await setup({ trustProxy: true, baseUrlExplicit: false });
   expect(uri).toStartWith("https://pay.example.com/pay/");
   expect(order.clientip).toBe("203.0.113.9");

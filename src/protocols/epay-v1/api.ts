@@ -4,6 +4,7 @@ import { findMerchantOrder } from "../../core/find-order.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { startOfDay } from "../../core/ids.ts";
 import type { Merchant } from "../../core/types.ts";
+import { authGate, THROTTLED } from "../auth-gate.ts";
 import { json } from "../http.ts";
 import { type Params, readParams } from "../params.ts";
 import { firstProblem } from "../schema.ts";
@@ -15,17 +16,30 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 export async function apiPhp(gw: Gateway, request: Request): Promise<Response> {
-  const read = await readParams(request);
-  if (!read.ok) return json(v1Fail(read.reason));
-  const p = read.params;
-  const problem = firstProblem(ApiParams, p);
-  if (problem) return json(v1Fail(problem));
-  // A banned merchant may still ask about itself (act=query answers active 0), so no activeMerchant.
-  const merchant = await gw.store.getMerchant(Number(p.pid));
-  if (!merchant || !safeEqual(p.key!, merchant.secret)) return json(v1Fail("unknown pid or wrong key"));
+  const gate = await authGate(gw, request);
+  if (gate.blocked) return json(v1Fail(THROTTLED));
+  const auth = await authenticateKey(gw, request);
+  if (!auth.ok) {
+    gate.failed();
+    return json(v1Fail(auth.msg));
+  }
+  const { params: p, merchant } = auth;
   if (p.act === "query") return json(await accountInfo(gw, merchant));
   if (p.act === "order") return json(await oneOrder(gw, merchant, p));
   return json(await orderPage(gw, merchant, p));
+}
+
+/** The `key` (AppSecret) of the named merchant, compared in constant time. */
+async function authenticateKey(gw: Gateway, request: Request): Promise<{ ok: true; params: Params; merchant: Merchant } | { ok: false; msg: string }> {
+  const read = await readParams(request);
+  if (!read.ok) return { ok: false, msg: read.reason };
+  const p = read.params;
+  const problem = firstProblem(ApiParams, p);
+  if (problem) return { ok: false, msg: problem };
+  // A banned merchant may still ask about itself (act=query answers active 0), so no activeMerchant.
+  const merchant = await gw.store.getMerchant(Number(p.pid));
+  if (!merchant || !safeEqual(p.key!, merchant.secret)) return { ok: false, msg: "unknown pid or wrong key" };
+  return { ok: true, params: p, merchant };
 }
 
 async function accountInfo(gw: Gateway, merchant: Merchant) {

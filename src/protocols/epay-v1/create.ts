@@ -32,7 +32,7 @@ export async function epayCreate(
     notifyUrl: p.notify_url ?? "",
     returnUrl: p.return_url ?? "",
     param: p.param ?? "",
-    clientip: p.clientip || peerIp(o.request, o.server, gw.trustProxy),
+    clientip: p.clientip || peerIp(o.request, o.server, gw.proxyHops),
     device: deviceFrom(p.device ?? "", o.request.headers.get("user-agent") ?? ""),
     extra: o.extra ?? {},
   });

@@ -2,7 +2,6 @@
 import type { Gateway } from "../../core/gateway.ts";
 import { formatYuan } from "../../core/money.ts";
 import { json } from "../http.ts";
-import { readParams } from "../params.ts";
 import { payTarget } from "../pay-target.ts";
 import { authenticateV1 } from "./auth.ts";
 import { v1Fail } from "./codec.ts";
@@ -10,7 +9,7 @@ import { epayCreate, type Server } from "./create.ts";
 import { MapiParams } from "./schemas.ts";
 
 export async function mapiPhp(gw: Gateway, request: Request, server: Server): Promise<Response> {
-  const auth = await authenticateV1(gw, await readParams(request), MapiParams);
+  const auth = await authenticateV1(gw, request, MapiParams);
   if (!auth.ok) return json(v1Fail(auth.msg));
   const p = auth.params;
   const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v1", payType: p.type!, request, server });

@@ -25,8 +25,8 @@ export async function submitParams(request: Request): Promise<ParamsResult> {
 }
 
 export async function submitPhp(gw: Gateway, request: Request, server: Server): Promise<Response> {
-  const auth = await authenticateV1(gw, await submitParams(request), SubmitParams);
-  if (!auth.ok) return errorPage(auth.msg);
+  const auth = await authenticateV1(gw, request, SubmitParams, submitParams);
+  if (!auth.ok) return errorPage(auth.msg, auth.throttled ? 429 : 400);
   const p = auth.params;
   const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v1", payType: p.type!, request, server });
   if (!r.ok) return errorPage(r.msg);

@@ -1,19 +1,30 @@
 // The two directions of V2 trust: requests verified with the merchant public key inside the
-// timestamp window, responses signed with the platform private key.
+// timestamp window, responses signed with the platform private key. A caller who has not
+// authenticated gets an unsigned `{code: -1, msg}`: the platform key never signs a reply to a
+// stranger, so no text a stranger chose (a parameter name echoed in `msg`) is ever signed.
 import { activeMerchant } from "../../core/create-order.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { ensurePlatformKeys } from "../../core/platform-keys.ts";
 import type { Merchant } from "../../core/types.ts";
+import { authGate, THROTTLED } from "../auth-gate.ts";
 import { json } from "../http.ts";
 import { type Params, readParams } from "../params.ts";
 import { firstProblem, type ParamSchema } from "../schema.ts";
 import { rsaVerify } from "../signing.ts";
 import { checkTimestamp } from "../timestamp.ts";
-import { type Fields, signV2 } from "./codec.ts";
+import { AmbiguousSignature, type Fields, signV2, v2Fail } from "./codec.ts";
 
-export type V2Authenticated = { ok: true; params: Params; merchant: Merchant } | { ok: false; msg: string };
+export type V2Authenticated = { ok: true; params: Params; merchant: Merchant } | { ok: false; msg: string; throttled?: true };
 
 export async function authenticateV2(gw: Gateway, request: Request, schema: ParamSchema): Promise<V2Authenticated> {
+  const gate = await authGate(gw, request);
+  if (gate.blocked) return { ok: false, msg: THROTTLED, throttled: true };
+  const r = await check(gw, request, schema);
+  if (!r.ok) gate.failed();
+  return r;
+}
+
+async function check(gw: Gateway, request: Request, schema: ParamSchema): Promise<V2Authenticated> {
   const read = await readParams(request);
   if (!read.ok) return { ok: false, msg: read.reason };
   const p = read.params;
@@ -31,8 +42,23 @@ export async function authenticateV2(gw: Gateway, request: Request, schema: Para
   return { ok: true, params: p, merchant: m.merchant };
 }
 
-/** Every V2 JSON response, failures included, is signed over exactly its fields. */
+/** The answer to a caller who did not authenticate: never signed. */
+export function v2Refusal(msg: string): Response {
+  return json(v2Fail(msg));
+}
+
+/**
+ * A response to an authenticated merchant, signed over exactly its fields. Fields that cannot be
+ * signed unambiguously (a value holding `&key=`) are not signed: a failure goes out unsigned, and a
+ * success becomes an unsigned failure that says why (the SDK would refuse it unsigned anyway).
+ */
 export async function v2Json(gw: Gateway, fields: Fields): Promise<Response> {
   const { privateKey } = await ensurePlatformKeys(gw.store);
-  return json(signV2(fields, privateKey, gw.clock.now()));
+  try {
+    return json(signV2(fields, privateKey, gw.clock.now()));
+  } catch (e) {
+    if (!(e instanceof AmbiguousSignature)) throw e;
+    if (fields.code !== 0) return json(fields);
+    return json(v2Fail("this order cannot be answered over V2: its out_trade_no, name, param or clientip contains key=value text after an ampersand, which the platform signature cannot cover unambiguously"));
+  }
 }

@@ -12,12 +12,46 @@ export type Scalar = string | number;
 export type Fields = Record<string, Scalar>;
 
 /**
+ * One platform key signs every merchant's responses and notifications over `k=v&k=v` with raw
+ * values, so a value holding `&key=` could be re-read as other fields: a merchant who put
+ * `x&trade_status=TRADE_SUCCESS&pid=1002&...` in a name would hold a platform signature that
+ * another merchant's SDK takes for a payment. When no value holds an `&` followed by `=` (with no
+ * other `&` between), every `key=` that a re-reading can start lies on a real field boundary, so
+ * each key keeps its real value's beginning: no forged pid, money or trade_status. `Tom & Jerry`
+ * stays signable. `pay_info` is exempt: it is the operator's own link (cashier URL, QR, scheme).
+ */
+const OPERATOR_FIELDS: ReadonlySet<string> = new Set(["pay_info"]);
+const INJECTED_KEY = /&[^&]*=/;
+
+/** The first field whose value would make the signed string ambiguous, or null. */
+export function ambiguousField(fields: Record<string, Scalar>): string | null {
+  for (const [k, v] of Object.entries(fields)) {
+    if (!OPERATOR_FIELDS.has(k) && INJECTED_KEY.test(String(v))) return k;
+  }
+  return null;
+}
+
+/** Order fields a V2 create must refuse when they hold `&` (they come back signed). */
+export const V2_SIGNED_INPUTS = ["out_trade_no", "name", "param", "clientip"] as const;
+
+export class AmbiguousSignature extends Error {}
+
+/** The refusal of a create whose order fields would come back in signed notifications with `&`. */
+export function ambiguousInput(p: Record<string, string | undefined>): string | null {
+  const bad = V2_SIGNED_INPUTS.find((k) => INJECTED_KEY.test(p[k] ?? ""));
+  return bad === undefined ? null : `${bad} must not contain an ampersand followed by an equals sign (key=value text): V2 notifications and queries sign it with the platform key, where it could be read as other fields`;
+}
+
+/**
  * Adds `timestamp`, `sign` and `sign_type` to exactly the given fields. The V2 SDK accepts a
  * response only when `sign` covers every other top-level field, `code` and `msg` included, so
- * nothing may be added after signing and every value must be a scalar.
+ * nothing may be added after signing and every value must be a scalar. Refuses (throws) to sign a
+ * value holding `&` (see OPERATOR_FIELDS).
  */
 export function signV2(fields: Fields, platformPrivateKey: string, now: number): Fields {
   if (!platformPrivateKey) throw new Error("the platform private key is missing (it is created on first start)");
+  const bad = ambiguousField(fields);
+  if (bad !== null) throw new AmbiguousSignature(`refusing to sign: ${bad} contains &`);
   const withTs = { ...fields, timestamp: String(now) };
   return { ...withTs, sign: rsaSign(withTs, platformPrivateKey), sign_type: "RSA" };
 }

@@ -13,7 +13,7 @@ export const signHash = (params: Signable, secret: string) => md5Sign(params, se
 export const verifyHash = (params: Signable, secret: string) => md5Verify(params, secret, "hash", HASH_EXCLUDED);
 
 /** `errcode` values (strings, as the spec types them); 402 is the spec's failed verification. */
-export const ErrCode = { Ok: "0", BadRequest: "400", BadHash: "402", Forbidden: "403", NotFound: "404", Conflict: "409", Failed: "422", Internal: "500" } as const;
+export const ErrCode = { Ok: "0", BadRequest: "400", BadHash: "402", Forbidden: "403", NotFound: "404", Conflict: "409", Failed: "422", TooMany: "429", Internal: "500" } as const;
 
 export type Fields = Record<string, string>;
 

@@ -40,7 +40,7 @@ export async function hashCreate(gw: Gateway, request: Request, server: Server):
     notifyUrl: p.notify_url!,
     returnUrl: p.return_url ?? "",
     param: "",
-    clientip: peerIp(request, server, gw.trustProxy),
+    clientip: peerIp(request, server, gw.proxyHops),
     device: deviceFrom(p.type ? "mobile" : "", request.headers.get("user-agent") ?? ""),
     extra: extraOf(p),
   });

@@ -7,7 +7,7 @@ import { md5Sign, md5Verify, type Signable } from "../signing.ts";
 
 export const NATIVE_EXCLUDED = ["sign"] as const;
 
-export const Code = { Ok: 200, BadRequest: 400, BadSign: 401, Forbidden: 403, NotFound: 404, Conflict: 409, Unavailable: 422, Internal: 500 } as const;
+export const Code = { Ok: 200, BadRequest: 400, BadSign: 401, Forbidden: 403, NotFound: 404, Conflict: 409, Unavailable: 422, TooMany: 429, Internal: 500 } as const;
 
 export interface Envelope<T = unknown> {
   code: number;

@@ -26,7 +26,7 @@ async function create(gw: Gateway, request: Request, server: Server): Promise<{ 
     notifyUrl: p.notify_url ?? "",
     returnUrl: p.return_url ?? "",
     param: p.param ?? "",
-    clientip: p.clientip || peerIp(request, server, gw.trustProxy),
+    clientip: p.clientip || peerIp(request, server, gw.proxyHops),
     device: deviceFrom(p.device ?? "", request.headers.get("user-agent") ?? ""),
     extra: {},
   });

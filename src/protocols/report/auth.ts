@@ -4,6 +4,7 @@
 import type { Gateway } from "../../core/gateway.ts";
 import type { ReportRecord } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
+import { authGate, THROTTLED } from "../auth-gate.ts";
 import { json } from "../http.ts";
 import { type Params, readParams } from "../params.ts";
 import { firstProblem, type ParamSchema } from "../schema.ts";
@@ -28,8 +29,24 @@ export async function reject(gw: Gateway, kind: ReportRecord["kind"], pid: numbe
   return reply(fail(code, reason));
 }
 
-/** `pidText` is the path's {pid}, or null for the third-account routes (operator secret). */
+/**
+ * `pidText` is the path's {pid}, or null for the third-account routes (operator secret). Refusals
+ * count per client address; an address over `auth_fail_limit` is answered 429 and nothing of its
+ * request is stored (a flood of bad reports costs its sender, not the database).
+ */
 export async function accept(gw: Gateway, request: Request, kind: ReportRecord["kind"], pidText: string | null, schema: ParamSchema): Promise<Accepted> {
+  const gate = await authGate(gw, request);
+  if (gate.blocked) {
+    const res = reply(fail(ReportCode.TooMany, THROTTLED));
+    res.headers.set("retry-after", String(gate.retryAfter));
+    return { ok: false, response: res };
+  }
+  const r = await check(gw, request, kind, pidText, schema);
+  if (!r.ok) gate.failed();
+  return r;
+}
+
+async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], pidText: string | null, schema: ParamSchema): Promise<Accepted> {
   const pid = pidText !== null && /^\d{1,10}$/.test(pidText) ? Number(pidText) : null;
   const read = await readParams(request);
   if (!read.ok) return { ok: false, response: await reject(gw, kind, pid, null, ReportCode.BadRequest, read.reason) };

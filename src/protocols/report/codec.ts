@@ -6,7 +6,7 @@ import type { Params } from "../params.ts";
 export const REPORT_EXCLUDED = ["sign"] as const;
 
 /** The HTTP status equals the code, so a client that only looks at the status still sees failures. */
-export const ReportCode = { Ok: 200, BadRequest: 400, BadSign: 401, Forbidden: 403, NotFound: 404, Internal: 500 } as const;
+export const ReportCode = { Ok: 200, BadRequest: 400, BadSign: 401, Forbidden: 403, NotFound: 404, TooMany: 429, Internal: 500 } as const;
 
 export interface ReportEnvelope<T = unknown> {
   code: number;
