@@ -11,7 +11,8 @@ export interface AllocationView {
   /** Enabled accounts of this pay type, owned by the merchant or shared. */
   candidateAccounts(pid: number, payType: string, dayStart: number): CandidateAccount[];
   /**
-   * trade_amounts reserved on the account: pending, or ended unpaid at or after `unpaidSince`;
+   * trade_amounts reserved on the account: pending, or ended (paid, closed, timed out) at or
+   * after `unpaidSince`;
    * only those within [min, max] (the amounts the rule could choose), so the cost of a create
    * does not grow with the number of pending orders on the account. An account takes one pay
    * type, so the account alone names the amounts its orders hold.

@@ -1,6 +1,7 @@
 import init from "./001_init.ts";
 import useSeq from "./002_use_seq.ts";
 import slotCovering from "./003_slot_covering.ts";
+import paidSlots from "./004_paid_slots.ts";
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: "init", sql: init },
   { version: 2, name: "use_seq", sql: useSeq },
   { version: 3, name: "slot_covering", sql: slotCovering },
+  { version: 4, name: "paid_slots", sql: paidSlots },
 ];

@@ -102,15 +102,17 @@ export class CandidatesInTransaction {
 }
 
 export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
-  // Pending orders hold their slot; so do orders that ended unpaid within the match window, so a
-  // late payment is never credited to a newer order with the same amount.
+  // Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
+  // late payment is never credited to a newer order with the same amount, and paid, so a report
+  // of the same payment sent again reads "already paid" instead of paying the next order.
   const rows = db
     .query(
       `SELECT trade_amount FROM orders
        WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND (
          (status = 1 AND expire_time >= $unpaid_since)
          OR (status = 4 AND expire_time >= $unpaid_since)
-         OR (status = 3 AND closed_at >= $unpaid_since))`,
+         OR (status = 3 AND closed_at >= $unpaid_since)
+         OR (status = 2 AND paid_at >= $unpaid_since))`,
     )
     .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
