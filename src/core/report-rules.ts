@@ -1,10 +1,12 @@
 // Parsing of phone notifications forwarded by an SmsForwarder-style client
-// (POST /api/report/{pid}, spec section F). Pure (it needs only core/money.ts) so the rules
-// can be tested exhaustively and extended without touching the report handler.
+// (POST /api/report/{pid}, spec section F). Pure (it needs only core/money.ts and the table of
+// core/payment-formats.ts) so the rules can be tested exhaustively and extended without touching
+// the report handler.
 
 import { parseYuan } from "./money.ts";
+import { MESSAGE_RULES, type MessageRule, type PayType, SHARED_REJECTS } from "./payment-formats.ts";
 
-export type PayType = "alipay" | "wxpay" | "qqpay";
+export { MESSAGE_RULES, type MessageRule, type PayType, SHARED_REJECTS };
 
 export interface ForwardedMessage {
   from?: string;
@@ -19,58 +21,6 @@ export interface ForwardedMessage {
 export type MessageParse =
   | { ok: true; payType: PayType; amount: number; rule: string }
   | { ok: false; reason: string };
-
-export interface MessageRule {
-  id: string;
-  packages: string[];
-  payType: PayType;
-  /** First capture group is the amount in yuan, as written (may hold thousands commas). */
-  pattern: RegExp;
-  /** When this also matches the text, the rule does not apply (ads, summaries, ...). */
-  reject?: RegExp;
-}
-
-const ALIPAY = "com.eg.android.AlipayGphone";
-const WECHAT = "com.tencent.mm";
-const QQ = "com.tencent.mobileqq";
-
-// An amount only counts when it carries a currency mark: a leading ¥/￥ or a trailing 元.
-// Bare numbers in notifications are usually counts, dates or order numbers, and a false
-// positive marks somebody's order paid. The lookahead enforces that before capturing;
-// the trailing guard stops "1,2345" or "12.345" from matching as a shorter prefix.
-const MONEY =
-  String.raw`[:：]?\s*(?=[¥￥]|[\d,.]+\s*元)[¥￥]?\s*((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d,]|\.\d)`;
-const CLERK = String.raw`[\[【]店员消息[\]】]`;
-
-function rule(id: string, pkg: string, payType: PayType, wording: string, reject?: RegExp): MessageRule {
-  return { id, packages: [pkg], payType, pattern: new RegExp(wording + MONEY), reject };
-}
-
-// Order matters only when two wordings of one package overlap: the more specific first.
-export const MESSAGE_RULES: MessageRule[] = [
-  rule("alipay.received", ALIPAY, "alipay", "[你您]已成功收款"),
-  rule("alipay.scan", ALIPAY, "alipay", "通过扫码向[你您]付款"),
-  rule("alipay.qrcode", ALIPAY, "alipay", "收款码到账"),
-  rule("alipay.bill", ALIPAY, "alipay", "收款单到账"),
-  rule("alipay.clerk", ALIPAY, "alipay", `(?:${CLERK}|店员通)\\s*收款到账`),
-  rule("wxpay.received", WECHAT, "wxpay", "微信支付收款"),
-  rule("wxpay.reward", WECHAT, "wxpay", "二维码赞赏到账"),
-  rule("wxpay.qrcode", WECHAT, "wxpay", "收款码到账"),
-  rule("wxpay.clerk", WECHAT, "wxpay", `${CLERK}\\s*收款到账`),
-  // A bare "收款到账" is too generic to trust unless the 收款助手 account sent it;
-  // its daily digests repeat old amounts and must not pay a pending order again.
-  rule("wxpay.assistant", WECHAT, "wxpay", "微信收款助手[\\s\\S]{0,40}?收款到账", /汇总|日报|周报|月报/),
-  rule("qqpay.received", QQ, "qqpay", "成功收款"),
-  rule("qqpay.wallet", QQ, "qqpay", "QQ钱包[\\s\\S]{0,40}?收款"),
-];
-
-// Checked before any rule: wordings that can sit next to a real-looking amount but never
-// mean money arrived (promotions, failures, refunds, money going out).
-export const SHARED_REJECTS: RegExp[] = [
-  /送你|红包|优惠券|代金券|领取|立减|奖励金/,
-  /失败|退款|退回|撤销|已关闭/,
-  /成功付款|付款成功|向(?![你您])[^\s，,。]{1,20}?付款/,
-];
 
 /** Integer cents from a yuan amount such as "0.01", "12", "1,234.50"; null when invalid. Only the
  * thousands separators are this module's business; the amount rules are core/money.ts's. */
@@ -109,6 +59,11 @@ export function parseForwardedContent(
   return { ok: true, message };
 }
 
+/**
+ * A notification is a payment only when one row of the table (core/payment-formats.ts) matches its
+ * package, its WHOLE title and its WHOLE text. Everything else of the same apps is not a payment;
+ * the reason says which part failed, never repeating the notification's own text.
+ */
 export function matchPaymentMessage(
   m: ForwardedMessage,
   rules: MessageRule[] = MESSAGE_RULES,
@@ -116,38 +71,75 @@ export function matchPaymentMessage(
 ): MessageParse {
   const pkg = (m.package_name ?? "").trim();
   if (!pkg) return { ok: false, reason: "missing package_name" };
-  const candidates = rules.filter((r) => r.packages.includes(pkg));
+  const candidates = rules.filter((r) => r.pkg === pkg);
   if (candidates.length === 0) return { ok: false, reason: `unknown package ${pkg}` };
 
-  // Forwarders split one notification into title and body inconsistently, and wrap lines.
-  const text = `${m.title ?? ""} ${m.msg ?? ""}`.replace(/\s+/g, " ").trim();
-  if (!text) return { ok: false, reason: "empty notification text" };
+  // The title is compared as sent: "微信支付 " or "微信支付\u200b" is somebody's nickname. The text's
+  // line breaks vary by forwarder and phone, so runs of white space count as one space.
+  const title = m.title ?? "";
+  const text = (m.msg ?? "").replace(/\s+/g, " ").trim();
+  if (!title.trim() && !text) return { ok: false, reason: "empty notification text" };
 
-  for (const re of sharedRejects) {
-    const hit = exec(re, text);
-    if (hit) return { ok: false, reason: `rejected wording "${hit[0]}"` };
-  }
-
-  let rejected: string | undefined;
   for (const r of candidates) {
-    const hit = exec(r.pattern, text);
-    if (!hit) continue;
-    const veto = r.reject ? exec(r.reject, text) : null;
-    if (veto) {
-      rejected ??= `rule ${r.id} rejected wording "${veto[0]}"`;
-      continue;
-    }
-    const amountText = hit[1] ?? "";
+    const t = pattern(r.title).whole.exec(title);
+    if (!t) continue;
+    const x = matchText(r, text, title);
+    if (!x) continue;
+    const amountText = x.groups?.amount ?? t.groups?.amount;
+    if (amountText === undefined) return { ok: false, reason: `rule ${r.id} has no amount group` };
     const amount = yuanTextToCents(amountText);
     if (amount === null) return { ok: false, reason: `rule ${r.id}: invalid amount "${amountText}"` };
     return { ok: true, payType: r.payType, amount, rule: r.id };
   }
-  return { ok: false, reason: rejected ?? "no payment wording matched" };
+  return { ok: false, reason: whyNot(candidates, title, text, sharedRejects) };
 }
 
-// Rules may be supplied by callers with /g or /y; reset so a previous call's lastIndex
-// cannot make the same text miss.
-function exec(re: RegExp, text: string): RegExpExecArray | null {
-  re.lastIndex = 0;
-  return re.exec(text);
+function matchText(r: MessageRule, text: string, title: string): RegExpExecArray | null {
+  const whole = pattern(r.text).whole;
+  const direct = whole.exec(text);
+  if (direct || !r.folded) return direct;
+  const inner = unfold(text, title);
+  return inner === null ? null : whole.exec(inner);
+}
+
+/** "[3条]微信支付: X" -> "X" when the folded sender is exactly the title; otherwise null. */
+function unfold(text: string, title: string): string | null {
+  const m = /^\[[1-9]\d{0,4}条\]/.exec(text);
+  if (!m || !title) return null;
+  const rest = text.slice(m[0].length);
+  if (!rest.startsWith(title)) return null;
+  const sep = /^[:：] ?/.exec(rest.slice(title.length));
+  return sep ? rest.slice(title.length + sep[0].length) : null;
+}
+
+function whyNot(rules: MessageRule[], title: string, text: string, sharedRejects: RegExp[]): string {
+  for (const re of sharedRejects) {
+    const hit = pattern(re).inside.exec(`${title} ${text}`);
+    if (hit) return `rejected wording "${hit[0]}"`;
+  }
+  // Only the pattern that carries the amount is the wording; the other part is a title list or a
+  // fixed tail (which may be empty, and so is found in anything).
+  const inText = rules.filter((r) => hasAmount(r.text));
+  if (inText.some((r) => matchText(r, text, title))) {
+    return "payment text, but the title is not one of this app's payment senders (a chat or request from someone else)";
+  }
+  if (rules.some((r) => (hasAmount(r.text) ? pattern(r.text).inside.test(text) : pattern(r.title).inside.test(title)))) {
+    return "payment wording with other text around it (a chat, group, friend-request or forwarded message): only the whole notification of a payment sender pays";
+  }
+  return "no payment wording matched";
+}
+
+export const hasAmount = (re: RegExp) => re.source.includes("(?<amount>");
+
+// Each pattern compiled once more: anchored (the rule) and unanchored (only to explain a refusal).
+// /g and /y are dropped so a caller's pattern keeps no lastIndex between calls.
+const compiled = new WeakMap<RegExp, { whole: RegExp; inside: RegExp }>();
+function pattern(re: RegExp): { whole: RegExp; inside: RegExp } {
+  let c = compiled.get(re);
+  if (!c) {
+    const flags = re.flags.replace(/[gy]/g, "");
+    c = { whole: new RegExp(`^(?:${re.source})$`, flags), inside: new RegExp(re.source, flags) };
+    compiled.set(re, c);
+  }
+  return c;
 }

@@ -5,6 +5,7 @@ import {
   matchPaymentMessage,
   parseForwardedContent,
   yuanTextToCents,
+  hasAmount,
   type ForwardedMessage,
   type MessageRule,
 } from "../../src/core/report-rules.ts";
@@ -183,7 +184,7 @@ describe("must not match", () => {
   test("advertisements", () => {
     expectRejected(notice(ALIPAY, "支付宝", "支付宝送你0.5元红包"));
     expectRejected(notice(ALIPAY, "支付宝", "领取5元优惠券"));
-    // Contains a real wording; only the shared reject list stops it.
+    // Contains a real wording; the anchored title refuses it, the shared list names why.
     expectRejected(notice(ALIPAY, "收款码到账5元红包", "快来领取"), "rejected wording");
   });
 
@@ -205,7 +206,8 @@ describe("must not match", () => {
   test("malformed amounts are not truncated into a smaller valid one", () => {
     expectRejected(notice(ALIPAY, "", "收款码到账¥12.345"), 'invalid amount "12.345"');
     expectRejected(notice(ALIPAY, "", "收款码到账¥1,2345"), "no payment wording matched");
-    expectRejected(notice(WECHAT, "", "微信支付收款0.00元"), 'invalid amount "0.00"');
+    // Was title "": WeChat Pay never posts without its title, so that case is now refused for the title.
+    expectRejected(notice(WECHAT, "微信支付", "微信支付收款0.00元"), 'invalid amount "0.00"');
   });
 
   test("outgoing payments", () => {
@@ -230,28 +232,30 @@ describe("must not match", () => {
     expectRejected(notice(QQ, "  ", "\n"), "empty notification text");
   });
 
-  test("per-rule reject: 收款助手 digests", () => {
-    expectRejected(notice(WECHAT, "微信收款助手", "昨日收款汇总：收款到账1,234.56元"), "wxpay.assistant");
+  test("收款助手 digests: the whole text is not a payment format", () => {
+    expectRejected(notice(WECHAT, "微信收款助手", "昨日收款汇总：收款到账1,234.56元"), "other text around it");
   });
 });
 
 describe("table", () => {
-  test("rule ids are unique and every rule captures an amount group", () => {
-    const ids = MESSAGE_RULES.map((r) => r.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    // Appending "|" makes the pattern match "" so exec exposes how many groups it has.
-    for (const r of MESSAGE_RULES) expect(new RegExp(`${r.pattern.source}|`).exec("")!.length).toBeGreaterThan(1);
+  test("rows are distinct and each has exactly one amount group, in its title or its text", () => {
+    const keys = MESSAGE_RULES.map((r) => `${r.pkg}\n${r.title.source}\n${r.text.source}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const r of MESSAGE_RULES) expect([hasAmount(r.title), hasAmount(r.text)].filter(Boolean).length).toBe(1);
     expect(SHARED_REJECTS.length).toBeGreaterThan(0);
   });
 
   test("custom rules extend matching, and /g patterns are safe to reuse", () => {
     const rules: MessageRule[] = [
       ...MESSAGE_RULES,
-      { id: "alipay.merchant", packages: ["com.alipay.merchant"], payType: "alipay", pattern: /商家到账([\d.]+)元/g },
+      { id: "alipay.merchant", pkg: "com.alipay.merchant", payType: "alipay", title: /商家服务/g, text: /商家到账(?<amount>[\d.]+)元/g },
     ];
-    const m = notice("com.alipay.merchant", "", "商家到账3.30元");
+    const m = notice("com.alipay.merchant", "商家服务", "商家到账3.30元");
     expect(matchPaymentMessage(m, rules)).toEqual({ ok: true, payType: "alipay", amount: 330, rule: "alipay.merchant" });
     expect(matchPaymentMessage(m, rules)).toEqual({ ok: true, payType: "alipay", amount: 330, rule: "alipay.merchant" });
+    // The matcher anchors a caller's rule too: it cannot forget ^...$.
+    expect(matchPaymentMessage(notice("com.alipay.merchant", "商家服务", "转发：商家到账3.30元"), rules).ok).toBe(false);
+    expect(matchPaymentMessage(notice("com.alipay.merchant", "商家服务助手", "商家到账3.30元"), rules).ok).toBe(false);
     expectPaid(notice(ALIPAY, "", "收款码到账1元"), "alipay", 100, "alipay.qrcode");
     expect(matchPaymentMessage(notice(ALIPAY, "", "收款码到账1元"), [])).toEqual({ ok: false, reason: `unknown package ${ALIPAY}` });
   });

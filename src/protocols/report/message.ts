@@ -1,6 +1,6 @@
 // POST /api/report/{pid}: a phone notification forwarded by an SmsForwarder-style client. The
-// wording table of core/report-rules.ts turns it into a pay type and an amount; a message that
-// is not a payment is stored as unmatched, never dropped.
+// table of core/payment-formats.ts (anchored: package, title and whole text) turns it into a pay
+// type and an amount; a message that is not a payment is stored as unmatched, never dropped.
 import type { Gateway } from "../../core/gateway.ts";
 import { matchPaymentMessage, parseForwardedContent } from "../../core/report-rules.ts";
 import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
@@ -22,8 +22,10 @@ export async function messageReport(gw: Gateway, request: Request, pidText: stri
   const found = matchPaymentMessage(parsed.message);
   if (!found.ok) {
     await markClientSeen(gw, { kind: "phone", pid: merchant.pid, name: client }, []);
-    const stored = await gw.store.insertReport({ ...base, amount: null, payType: "", outcome: "unmatched", reason: `not a payment message: ${found.reason}`, tradeNo: null, createdAt: gw.clock.now() });
-    return reply(settledEnvelope({ reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason: found.reason, tradeNo: null }));
+    // Stored and answered with the same reason, so the phone's log says why nothing was paid.
+    const reason = `not a payment message: ${found.reason}`;
+    const stored = await gw.store.insertReport({ ...base, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
+    return reply(settledEnvelope({ reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason, tradeNo: null }));
   }
 
   const r = await settlePaymentReport(
