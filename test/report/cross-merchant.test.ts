@@ -3,6 +3,7 @@
 // merchant's own; the real SQLite match view, through the HTTP report API. Either order number
 // (platform or merchant) is accepted in either id field.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { settlePaymentReport } from "../../src/core/settle-report.ts";
 import { harness, type Harness, postJson, seed, signed } from "../helpers.ts";
 import { amountReport, createOrder, report, smsContent } from "./util.ts";
 
@@ -31,7 +32,7 @@ describe("a report of merchant A on a shared account", () => {
     const r = await amountReport(h, 1000);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ code: 200, data: { outcome: "unmatched", trade_no: "" } });
-    expect(r.body.data.reason).toMatch(/another merchant/);
+    expect(r.body.data.reason).toBe("the order for amount 1000, pay_type alipay, channel_code alipay_qr belongs to another merchant (a shared account); nothing paid");
     expect(JSON.stringify(r.body)).not.toContain(b.trade_no); // A never learns B's order number
     expect((await order(b.trade_no))?.status).toBe(1);
     expect(await h.gw.store.listNotifications({})).toEqual([]);
@@ -59,6 +60,8 @@ describe("a report of merchant A on a shared account", () => {
       const r = await amountReport(h, 1000, ids);
       expect(r.status).toBe(200);
       expect(r.body.data.outcome).toBe("unmatched");
+      // B's order reads exactly like no order at all: A cannot probe B's order numbers.
+      expect(r.body.data.reason).toBe(`${Object.keys(ids)[0]} ${Object.values(ids)[0]} names no order of this merchant; the order for amount 1000, pay_type alipay, channel_code alipay_qr belongs to another merchant (a shared account); nothing paid`);
       expect(r.body.data.trade_no).toBe("");
       expect((await order(b.trade_no))?.status).toBe(1);
     }
@@ -73,6 +76,19 @@ describe("a report of merchant A on a shared account", () => {
     expect((await order(b.trade_no))?.status).toBe(1);
     expect((await amountReport(h, 1000)).body.data).toMatchObject({ outcome: "matched", trade_no: a.trade_no });
     expect((await reportB(999)).body.data).toMatchObject({ outcome: "matched", trade_no: b.trade_no });
+  });
+});
+
+describe("the settlement pays only merchants the reporter speaks for", () => {
+  test("a claim that reaches B's order while only A is loaded is stored unmatched, never thrown", async () => {
+    const b = await createB();
+    const a = (await h.gw.store.getMerchant(1001))!;
+    const claim = { pid: null, amount: 1000, payType: "alipay", channelCode: "", accountId: null, subAccount: "", orderId: b.trade_no, outOrderId: "" };
+    const input = { kind: "amount" as const, pid: 1001, client: "t", raw: "{}", amount: 1000, payType: "alipay", channelCode: "", dedupeKey: null };
+    const r = await settlePaymentReport(h.gw, input, claim, [a]);
+    expect(r).toMatchObject({ outcome: "unmatched", reason: "the order belongs to another merchant; nothing paid", tradeNo: null, pay: null });
+    expect((await order(b.trade_no))?.status).toBe(1);
+    expect((await h.gw.store.listReports({})).length).toBe(1);
   });
 });
 
