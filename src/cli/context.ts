@@ -38,6 +38,16 @@ export function createCli(program: Command): Cli {
   };
 }
 
+/**
+ * Links printed by a command (the cashier URL) use the base URL payers see: XPAY_BASE_URL, else
+ * the one the last `xpay serve` on this database recorded, else the default.
+ */
+export async function useServedBaseUrl(gw: Gateway): Promise<void> {
+  if (process.env.XPAY_BASE_URL !== undefined) return;
+  const served = (await gw.settings()).str("base_url");
+  if (served !== "") gw.baseUrl = served.replace(/\/+$/, "");
+}
+
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));
 }

@@ -4,7 +4,7 @@ import { formatDateTime } from "../core/ids.ts";
 import { formatYuan } from "../core/money.ts";
 import { effectiveStatus, STATUS_NAMES } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
-import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
 import { printOrderQr } from "./order-qr.ts";
 
 export function orderView(o: Order, now: number) {
@@ -30,6 +30,7 @@ export function register(program: Command, cli: Cli): Command {
       const gw = cli.open();
       const found = await gw.store.getOrder(tradeNo);
       if (!found) throw new CliError(`no order ${tradeNo}`);
+      await useServedBaseUrl(gw);
       const v = orderView(found, gw.clock.now());
       if (o.json) return printJson(v);
       for (const [k, val] of Object.entries(v)) console.log(`${pc.dim(k.padEnd(13))} ${val ?? ""}`);

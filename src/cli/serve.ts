@@ -35,6 +35,7 @@ export function register(program: Command, cli: Cli): void {
         if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is not writable (${msg})`);
         throw new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`);
       }
+      await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
       console.log(`${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}`)}`);
       const running = server;
       let stopping = false;

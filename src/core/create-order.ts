@@ -3,6 +3,7 @@
 import { allocationRule, type AllocationPolicy, type AllocationRule } from "./allocation.ts";
 import type { Gateway } from "./gateway.ts";
 import { newTradeNo, startOfDay } from "./ids.ts";
+import { effectiveStatus } from "./order-state.ts";
 import { checkName, checkOutTradeNo, checkParam, checkPayType, checkUrl } from "./order-input.ts";
 import { blockPrivateOn, literalTargetProblem } from "./notify/target.ts";
 import type { Settings } from "./settings.ts";
@@ -38,11 +39,21 @@ function validate(o: NewOrder): string | null {
   );
 }
 
-function onExisting(o: NewOrder) {
+/**
+ * A create whose out_trade_no exists: a failed one is retried on the same row; a different amount
+ * is a conflict; a closed or timed-out one is a conflict too (handing back a dead order would
+ * send the payer to a page that can no longer be paid); a pending or paid one is returned.
+ */
+function onExisting(o: NewOrder, now: number) {
   return (existing: Order): ExistingDecision => {
     if (existing.status === OrderStatus.Failed) return { kind: "retry" };
     if (existing.amount !== o.amount) {
       return { kind: "error", reason: `out_trade_no ${o.outTradeNo} already exists with a different amount` };
+    }
+    const status = effectiveStatus(existing, now);
+    if (status === OrderStatus.Closed || status === OrderStatus.TimedOut) {
+      const how = status === OrderStatus.Closed ? "was closed" : "timed out";
+      return { kind: "error", reason: `out_trade_no ${o.outTradeNo} belongs to an order that ${how}; create the order again with a new out_trade_no` };
     }
     return { kind: "return" };
   };
@@ -68,7 +79,7 @@ export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder):
     newTradeNo: () => newTradeNo(gw.clock.nowMs()),
     now,
     expireTime: now + s.int("order_ttl"),
-    onExisting: onExisting(o),
+    onExisting: onExisting(o, now),
     allocate: o.payType === "" ? null : ruleFor(o, now, s),
   });
   if (result.kind === "error") return { ok: false, kind: "conflict", reason: result.reason };

@@ -8,8 +8,17 @@ export function text(body: string, status = 200): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
+/**
+ * Every HTML page is served under a policy that runs no script and loads nothing: error pages need
+ * only their inline style. The cashier page replaces it with its own nonce policy.
+ */
+export const STATIC_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 export function html(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(body, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": STATIC_PAGE_POLICY, "x-content-type-options": "nosniff" },
+  });
 }
 
 export function redirect(location: string): Response {

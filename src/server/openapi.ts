@@ -4,6 +4,8 @@
 // routes read raw requests (parse: "none"), so the plugin alone would see no parameters: the
 // paths it describes are replaced by the ones built here.
 import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { redirect } from "../protocols/http.ts";
 import pkg from "../../package.json";
 import type { TSchema } from "@sinclair/typebox";
 import * as epayV1 from "../protocols/epay-v1/schemas.ts";
@@ -198,9 +200,14 @@ export function openapiPaths(): Record<string, Record<string, unknown>> {
   return paths;
 }
 
-/** GET /openapi (Scalar UI) and GET /openapi/json. */
+/**
+ * GET /openapi/json, and GET /openapi as a redirect to it. The plugin's UI page loads its script
+ * from a public CDN without integrity: a gateway serves no third-party code, so there is no UI
+ * (the JSON loads into any OpenAPI viewer; docs/reference.md is the readable form).
+ */
 export function openapiPlugin() {
-  return openapi({
+  const plugin = openapi({
+    provider: null,
     documentation: {
       info: { title: "xpay", version: pkg.version, description: "Self-hosted payment gateway: native, epay V1/V2, hash, checkout template and report APIs. Generated from the route schemas; see docs/reference.md." },
       tags: FAMILIES.map((f) => ({ name: f.id, description: `${f.title}. ${f.intro}` })),
@@ -208,4 +215,5 @@ export function openapiPlugin() {
     },
     exclude: { paths: ["/openapi", "/openapi/json"] },
   });
+  return new Elysia({ name: "xpay-openapi" }).use(plugin).get("/openapi", () => redirect("/openapi/json"), { detail: { hide: true } });
 }

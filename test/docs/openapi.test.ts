@@ -23,8 +23,11 @@ test("GET /openapi/json describes the native, template and report routes with th
   expect(pc.post.parameters[0]).toMatchObject({ name: "pid", in: "path" });
 });
 
-test("GET /openapi serves the UI page", async () => {
+test("GET /openapi loads nothing from a CDN: it redirects to the JSON document", async () => {
   const res = await h.app.handle(new Request("http://localhost/openapi"));
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toContain("text/html");
+  expect(res.status).toBe(302);
+  expect(res.headers.get("location")).toBe("/openapi/json");
+  const doc = await (await h.app.handle(new Request("http://localhost/openapi/json"))).text();
+  expect(doc).not.toContain("cdn.jsdelivr.net");
+  expect(doc).not.toContain("<script");
 });

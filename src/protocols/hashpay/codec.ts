@@ -97,7 +97,8 @@ export const hashpayNotifier: FamilyNotifier = {
   family: "hashpay",
   notificationParams: hashPaidFields,
   method: () => "POST",
-  sign: (params, ctx) => withHash(params, ctx.merchant.secret),
+  // A fresh nonce_str at every attempt (the stored row keeps the first): a nonce is never reused.
+  sign: (params, ctx) => withHash({ ...params, nonce_str: randomBytes(8).toString("hex") }, ctx.merchant.secret),
   isAcknowledged: (body) => ACK.some((a) => body.includes(a)),
   timeoutMs: 30_000,
   returnParams: (order, ctx) => withHash(hashPaidFields(order), ctx.merchant.secret),
