@@ -24,7 +24,15 @@ function line(file, text) {
   return `${file}:${n + 1}-${n + 1}`;
 }
 
-const REPORT_TESTS = ["test/report/match-rule.test.ts", "test/report/matching.test.ts", "test/report/cross-merchant.test.ts", "test/report/report-api.test.ts", "test/money/pay-path.test.ts"];
+const REPORT_TESTS = [
+  "test/report/match-rule.test.ts",
+  "test/money/match-decisions.test.ts",
+  "test/money/settle-unit.test.ts",
+  "test/report/matching.test.ts",
+  "test/report/cross-merchant.test.ts",
+  "test/report/report-api.test.ts",
+  "test/money/pay-path.test.ts",
+];
 const NOTIFY_TESTS = ["test/money/outbox.test.ts", "test/notify/delivery.test.ts", "test/notify/worker.test.ts", "test/notify/cli.test.ts"];
 
 /** What is mutated, and the test files that must kill it. */
@@ -39,7 +47,7 @@ export const plan = [
   },
   { mutate: ["src/core/report-match.ts", "src/core/settle-report.ts", "src/store/sqlite/report-match.ts"], tests: REPORT_TESTS },
   { mutate: ["src/core/order-state.ts"], tests: ["test/money/pay-path.test.ts", "test/money/order-state.test.ts"] },
-  { mutate: ["src/core/pay-order.ts", "src/store/sqlite/pay.ts"], tests: ["test/money/pay-path.test.ts", "test/report/matching.test.ts", "test/report/report-api.test.ts"] },
+  { mutate: ["src/core/pay-order.ts", "src/store/sqlite/pay.ts"], tests: ["test/money/pay-path.test.ts", "test/money/settle-unit.test.ts", "test/report/matching.test.ts", "test/report/report-api.test.ts"] },
   {
     mutate: [
       "src/core/notify/schedule.ts",

@@ -57,7 +57,7 @@ export interface AccountHint {
 
 export function accountFits(a: ChannelAccount, h: AccountHint): boolean {
   if (h.payType && a.payType !== h.payType) return false;
-  if (h.accountId !== undefined && h.accountId !== null) return a.id === h.accountId;
+  if (typeof h.accountId === "number") return a.id === h.accountId;
   if (h.named && a.name !== h.named && a.code !== h.named && String(a.id) !== h.named) return false;
   if (h.channelCode && !h.named && a.code !== h.channelCode) return false;
   return true;

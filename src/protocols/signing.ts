@@ -9,7 +9,9 @@ export type Signable = Record<string, SignableValue>;
 export function canonicalString(params: Signable, excluded: readonly string[]): string {
   const keys = Object.keys(params)
     .filter((k) => !excluded.includes(k) && !isEmpty(params[k]))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // The default sort compares UTF-16 code units, which for the ASCII keys of every family is
+    // PHP ksort's byte order (test/money/signing.test.ts holds it to that).
+    .sort();
   return keys.map((k) => `${k}=${String(params[k])}`).join("&");
 }
 

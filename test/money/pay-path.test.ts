@@ -34,7 +34,7 @@ describe("the core pay unit refuses what is not payable", () => {
     expect((await cancel(o.trade_no)).body.code).toBe(200);
     expect(await payOrder(h.gw, o.trade_no)).toMatchObject({ kind: "not_payable", reason: "order is closed" });
     const sim = await settleOperatorPayment(h.gw, o.trade_no);
-    expect(sim).toMatchObject({ outcome: "unmatched", reason: expect.stringMatching(/closed/) });
+    expect(sim).toMatchObject({ outcome: "unmatched", reason: `order ${o.trade_no} is closed; nothing paid`, pay: null });
     expect((await order(o.trade_no))?.status).toBe(3);
     expect(await notifications()).toEqual([]);
   });

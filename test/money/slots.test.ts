@@ -2,6 +2,7 @@
 // create route: which accounts are candidates, which slots are taken (pending, and ended within
 // the match window: timed out, closed, paid), both window edges, the offset direction and bound.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { type AllocationPolicy, allocationRule, type AllocationView, type CandidateAccount } from "../../src/core/allocation.ts";
 import { startOfDay } from "../../src/core/ids.ts";
 import { payOrder } from "../../src/core/pay-order.ts";
 import { harness, type Harness, postJson, seed, signed } from "../helpers.ts";
@@ -37,7 +38,7 @@ describe("payable amount slots", () => {
     expect(await create("1.00")).toMatchObject({ ok: false, reason: expect.stringContaining("no free payable amount") });
     expect((await create("0.02")).ta).toBe(2);
     expect((await create("0.02")).ta).toBe(1);
-    expect((await create("0.02")).ok).toBe(false); // 0.00 is never a payable amount
+    expect(await create("0.02")).toMatchObject({ ok: false, reason: expect.stringContaining("no free payable amount") }); // 0.00 is never a payable amount
   });
 
   test("upwards when offset_direction is up; max_offset 0 allows the exact amount only", async () => {
@@ -152,5 +153,33 @@ describe("candidate accounts", () => {
     await addAccount({ maxAmount: 50, sort: -2 });
     const fallback = await create("1.00");
     expect(fallback).toMatchObject({ ok: true, account: 1 });
+  });
+});
+
+describe("the allocation rule over a fake view", () => {
+  const acc = (id: number, o: Partial<CandidateAccount> = {}) => ({ id, sort: 0, useSeq: 0, minAmount: 0, maxAmount: 0, dayAmount: 0, lastSeenAt: 0, paidToday: 0, ...o }) as CandidateAccount;
+  const policy: AllocationPolicy = { maxOffset: 10, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 };
+  const o = { pid: 1001, payType: "alipay", amount: 1000, now: 1_800_000_000, dayStart: 0 };
+
+  test("equal sort and use: the lowest id, whatever order the store lists them in", () => {
+    const v: AllocationView = { candidateAccounts: () => [acc(9), acc(7), acc(8)], takenTradeAmounts: () => new Set() };
+    expect(allocationRule(o, policy)(v)).toMatchObject({ ok: true, account: { id: 7 }, tradeAmount: 1000 });
+  });
+
+  test("max_offset inside the near range: the taken amounts are read once, even when all are taken", () => {
+    const reads: { min: number; max: number }[] = [];
+    const v: AllocationView = {
+      candidateAccounts: () => [acc(1)],
+      takenTradeAmounts: (_a, since, range) => {
+        expect(since).toBe(o.now - 600);
+        reads.push(range);
+        return new Set(Array.from({ length: 11 }, (_, i) => 1000 - i));
+      },
+    };
+    expect(allocationRule(o, policy)(v)).toEqual({ ok: false, reason: "no free payable amount on any account; try again later" });
+    expect(reads).toEqual([{ min: 990, max: 1000 }]);
+    reads.length = 0;
+    expect(allocationRule(o, { ...policy, maxOffset: 16 })(v)).toMatchObject({ ok: true, tradeAmount: 989 });
+    expect(reads).toEqual([{ min: 984, max: 1000 }]);
   });
 });

@@ -40,30 +40,27 @@ function seen(db: Database, key: string | null): boolean {
   return db.query("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: key }) !== null;
 }
 
+const DUPLICATE = "duplicate of an earlier report";
+
+/** Why a matched order was not paid after all: the pay unit's conditional update has the last word. */
+function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): string {
+  if (pay.kind === "already_paid") return `order ${tradeNo} is already paid; nothing changed`;
+  return pay.kind === "not_payable" ? pay.reason : "order not found";
+}
+
 export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
   return db.transaction((): SettleReportResult => {
-    if (seen(db, u.report.dedupeKey)) {
-      const { id } = insertReport(db, { ...u.report, outcome: "duplicate" });
-      return { reportId: id, outcome: "duplicate", reason: "duplicate of an earlier report", tradeNo: null, pay: null };
-    }
+    const stored = (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
+      const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo });
+      return { reportId: id, outcome, reason, tradeNo, pay };
+    };
+    if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE, null, null);
     const d = u.decide(view(db));
-    let outcome: ReportRecord["outcome"] = "unmatched";
-    let reason = d.kind === "matched" ? "" : d.reason;
-    let tradeNo: string | null = d.kind === "ambiguous" ? null : (d.order?.tradeNo ?? null);
-    let pay: PayResult | null = null;
-    if (d.kind === "matched") {
-      // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
-      pay = payOrder(db, u.pay(d.order));
-      if (pay.kind === "paid") {
-        outcome = "matched";
-        reason = d.note ? `paid (${d.note})` : "paid";
-      } else {
-        reason = pay.kind === "already_paid" ? `order ${d.order.tradeNo} is already paid; nothing changed` : pay.kind === "not_payable" ? pay.reason : "order not found";
-      }
-    } else if (d.kind === "ambiguous") {
-      reason = `${d.reason} (${d.tradeNos.join(", ")})`;
-    }
-    const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo });
-    return { reportId: id, outcome, reason, tradeNo, pay };
+    if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
+    if (d.kind === "unmatched") return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
+    // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
+    const pay = payOrder(db, u.pay(d.order));
+    if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
+    return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
   }).immediate();
 }
