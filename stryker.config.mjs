@@ -28,6 +28,7 @@ const REPORT_TESTS = [
   "test/report/match-rule.test.ts",
   "test/money/match-decisions.test.ts",
   "test/money/settle-unit.test.ts",
+  "test/money/narrowing.test.ts",
   "test/report/matching.test.ts",
   "test/report/cross-merchant.test.ts",
   "test/report/report-api.test.ts",
