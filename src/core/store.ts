@@ -72,6 +72,13 @@ export interface NotificationAttempt {
   acknowledged: boolean;
 }
 
+/** The worker's fair-share rule, run inside the claim (notify/fairness.ts). */
+export interface ClaimFilter {
+  /** Due rows past this many per merchant are not read: they could not be admitted anyway. */
+  perMerchant: number;
+  admit(row: { id: number; pid: number; url: string }): boolean;
+}
+
 export interface AttemptOutcome {
   attempt: NotificationAttempt;
   status: Notification["status"];
@@ -175,7 +182,8 @@ export interface Store {
 
   payOrder(unit: PayUnit): Promise<PayResult>;
 
-  claimDueNotifications(nowMs: number, limit: number, leaseMs: number): Promise<Notification[]>;
+  /** Leases due rows in due order; with `fair`, only rows it admits (the others stay due, unleased); an admitted row another claimer leased first is left out. */
+  claimDueNotifications(nowMs: number, limit: number, leaseMs: number, fair?: ClaimFilter): Promise<Notification[]>;
   recordNotificationAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
   requeueNotification(tradeNo: string, nowMs: number): Promise<boolean>;
   getNotification(tradeNo: string): Promise<(Notification & { attempts_log: NotificationAttempt[] }) | null>;

@@ -2,16 +2,22 @@
 // It wakes at once for outbox rows this process writes and polls at least every second for rows
 // another process wrote (simulate-pay or notify replay from the CLI). Rows are claimed with a
 // lease, so two servers on one database never send the same attempt, and a row claimed by a
-// process that died is picked up again once its lease runs out.
+// process that died is picked up again once its lease runs out. Each merchant and each target
+// host:port gets at most a fair share of the slots (notify/fairness.ts), so one merchant whose
+// endpoint hangs for the full timeout never delays the others.
 import type { Gateway } from "../core/gateway.ts";
 import { DEFAULT_LEASE_MS, type DeliveryOptions, deliverOne } from "../core/notify/deliver.ts";
+import { type Caps, InFlight, NOTIFY_CONCURRENCY, NOTIFY_PER_MERCHANT, NOTIFY_PER_TARGET } from "../core/notify/fairness.ts";
 import { sweepExpired } from "../core/expiry.ts";
+import type { Notification } from "../core/store.ts";
 
 export interface WorkerOptions extends DeliveryOptions {
   /** Poll interval in ms; capped at 1000 so other processes' rows are never waited on longer. */
   pollMs?: number;
-  /** How many attempts may be in flight at once (one slow merchant must not hold up the rest). */
+  /** How many attempts may be in flight at once (default NOTIFY_CONCURRENCY). */
   concurrency?: number;
+  /** Per-merchant and per-target caps; default: the settings notify_per_merchant, notify_per_target. */
+  caps?: Partial<Caps>;
   leaseMs?: number;
   /** How often pending orders past expire_time are written as timed out. */
   sweepMs?: number;
@@ -23,9 +29,10 @@ export interface Worker {
 
 export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   const pollMs = Math.min(o.pollMs ?? 1000, 1000);
-  const concurrency = o.concurrency ?? 16;
+  const concurrency = o.concurrency ?? NOTIFY_CONCURRENCY;
   const sweepMs = o.sweepMs ?? 15_000;
   const inflight = new Set<Promise<unknown>>();
+  const shares = new InFlight();
   let stopped = false;
   let claiming: Promise<void> | null = null;
   let again = false;
@@ -39,12 +46,26 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       lastSweep = Date.now();
       await sweepExpired(gw).catch((e) => log("expiry sweep failed", e));
     }
-    const room = concurrency - inflight.size;
+    const room = concurrency - shares.size;
     if (room <= 0) {
       gw.beats.set("notifier", Date.now()); // busy, not stalled
       return;
     }
-    const due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, o.leaseMs ?? DEFAULT_LEASE_MS);
+    const settings = await gw.settings();
+    const caps: Caps = {
+      perMerchant: o.caps?.perMerchant ?? (settings.int("notify_per_merchant") || NOTIFY_PER_MERCHANT),
+      perTarget: o.caps?.perTarget ?? (settings.int("notify_per_target") || NOTIFY_PER_TARGET),
+    };
+    const admitted: number[] = [];
+    const admit = (r: { id: number; pid: number; url: string }) => shares.admit(r.id, r.pid, r.url, caps) && admitted.push(r.id) > 0;
+    let due: Notification[] = [];
+    try {
+      due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, o.leaseMs ?? DEFAULT_LEASE_MS, { perMerchant: caps.perMerchant, admit });
+    } finally {
+      // A share whose row was not leased after all (the claim failed) goes back at once.
+      const leased = new Set(due.map((n) => n.id));
+      for (const id of admitted) if (!leased.has(id)) shares.release(id);
+    }
     gw.beats.set("notifier", Date.now()); // /healthz: the loop ran and its claim reached the database
     for (const n of due) {
       const p: Promise<unknown> = deliverOne(gw, n, o)
@@ -52,8 +73,9 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
         .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
         .finally(() => {
           inflight.delete(p);
-          // A freed slot may let the next due row go without waiting for the poll.
-          if (!stopped && due.length === room) wake();
+          shares.release(n.id);
+          // A freed share may let a due row of this merchant or target go without waiting for the poll.
+          if (!stopped) wake();
         });
       inflight.add(p);
     }

@@ -5,13 +5,15 @@ import { withQuery } from "../families.ts";
 import type { Gateway } from "../gateway.ts";
 import type { AttemptOutcome, Notification } from "../store.ts";
 import { firstBytes, nextRetryAt } from "./schedule.ts";
-import { blockPrivateOn, resolvedTargetProblem } from "./target.ts";
+import { blockPrivateOn, type Lookup, pinTarget } from "./target.ts";
 
 export interface DeliveryOptions {
   /** Tests inject a fetch; the default is the global one. */
   fetch?: typeof fetch;
   /** Caps the family's timeout (tests); never raises it. */
   maxTimeoutMs?: number;
+  /** Tests inject a resolver; the default is the system's (getaddrinfo, as fetch would use). */
+  lookup?: Lookup;
 }
 
 /** A merchant endpoint that streams forever must not exhaust memory: read at most this much. */
@@ -45,18 +47,21 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   if (!merchant) return { httpStatus: null, body: "", error: "order or merchant no longer exists", acknowledged: false };
   if (!gw.families.has(n.family)) return { httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
   const notifier = gw.families.get(n.family);
-  if (await blockPrivateOn(gw)) {
-    const refused = await resolvedTargetProblem(n.url);
-    if (refused) return { httpStatus: null, body: "", error: refused, acknowledged: false };
-  }
+  // Resolved and checked once; the request goes to that address (no second lookup by fetch).
+  const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup);
+  if ("problem" in pinned) return { httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
+  const target = pinned.target;
   const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now() });
   const timeoutMs = Math.min(notifier.timeoutMs, o.maxTimeoutMs ?? Infinity);
-  const init: RequestInit = { method: n.method, redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers: { "user-agent": "xpay-notify/1" } };
-  let url = n.url;
-  if (n.method === "GET") url = withQuery(n.url, signed);
+  // Bun's fetch keeps a Host header it is given and verifies the certificate against tls.serverName.
+  const headers: Record<string, string> = { "user-agent": "xpay-notify/1", host: target.host };
+  const init: RequestInit & { tls?: { serverName: string } } = { method: n.method, redirect: "manual", signal: AbortSignal.timeout(timeoutMs), headers };
+  if (target.serverName) init.tls = { serverName: target.serverName };
+  let url = target.url;
+  if (n.method === "GET") url = withQuery(target.url, signed);
   else {
     init.body = new URLSearchParams(signed).toString();
-    init.headers = { ...init.headers, "content-type": "application/x-www-form-urlencoded" };
+    headers["content-type"] = "application/x-www-form-urlencoded";
   }
   try {
     const res = await (o.fetch ?? fetch)(url, init);

@@ -1,9 +1,16 @@
-// The notify_url policy: with `notify_block_private` (setting) or `serve --notify-block-private`,
-// notifications never go to private, loopback, link-local or unspecified addresses. Checked at
-// create time on the URL's literal host, and again at delivery time on the DNS-resolved address.
-import { lookup } from "node:dns/promises";
+// The notify_url policy. With `notify_block_private` (setting) or `serve --notify-block-private`,
+// notifications never go to private, loopback, link-local, reserved or this server's own addresses,
+// in any IPv6 spelling that embeds one (address.ts). Some classes (link-local, i.e. cloud metadata,
+// 0.0.0.0/8, multicast) are refused whatever the setting. Checked at create time on the URL's
+// literal host, and before each delivery on every address the name resolves to; the delivery then
+// connects to the address that was checked (pinTarget), so a DNS answer that changes between the
+// check and the connection (rebinding) cannot move it.
+import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import type { Gateway } from "../gateway.ts";
+import { classifyAddress } from "./address.ts";
+
+export { isPrivateAddress } from "./address.ts";
 
 const forced = new WeakSet<Gateway>();
 
@@ -16,53 +23,80 @@ export async function blockPrivateOn(gw: Gateway): Promise<boolean> {
   return forced.has(gw) || (await gw.settings()).str("notify_block_private") === "1";
 }
 
-function v4Private(ip: string): boolean {
-  const [a, b] = ip.split(".").map(Number) as [number, number];
-  return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || a >= 224;
-}
+/** Resolves a name to its addresses (tests inject one to count lookups or fake an answer). */
+export type Lookup = (host: string) => Promise<{ address: string }[]>;
+const systemLookup: Lookup = (host) => dnsLookup(host, { all: true });
 
-/** Private (RFC 1918, ULA, CGNAT), loopback, link-local, unspecified or multicast. */
-export function isPrivateAddress(address: string): boolean {
-  const ip = address.replace(/^\[|\]$/g, "").toLowerCase();
-  const v = isIP(ip);
-  if (v === 4) return v4Private(ip);
-  if (v !== 6) return true; // not an address at all: refuse rather than guess
-  const mapped = /^(?:0:0:0:0:0:ffff:|::ffff:)(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-  if (mapped) return v4Private(mapped[1]!);
-  if (ip.startsWith("::ffff:")) return true; // hex-form mapped v4: refuse
-  return ip === "::" || ip === "::1" || /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || ip.startsWith("ff");
-}
-
-function hostOf(url: string): string | null {
+function parse(url: string): URL | null {
   try {
-    return new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    const u = new URL(url);
+    return u.protocol === "http:" || u.protocol === "https:" ? u : null;
   } catch {
     return null;
   }
 }
 
-/** Create time: the literal host only (no DNS on the request path). Null when allowed. */
-export function literalTargetProblem(url: string): string | null {
-  const host = hostOf(url);
-  if (host === null) return "notify_url is not a valid URL";
-  if (host === "localhost" || host.endsWith(".localhost") || (isIP(host) !== 0 && isPrivateAddress(host))) {
-    return "notify_url points to a private, loopback or link-local address, which this gateway refuses";
-  }
-  return null;
+const bare = (u: URL) => u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+
+function refusal(address: string, blockPrivate: boolean, named: string): string | null {
+  const c = classifyAddress(address);
+  if (!c || (!c.floor && !blockPrivate)) return null;
+  const rule = c.floor ? "never a notification target" : "refused by notify_block_private";
+  return `notify_url ${named}${address}, a private or reserved address (${c.why}), ${rule}`;
 }
 
-/** Delivery time: the addresses the host resolves to. Null when every one is public. */
-export async function resolvedTargetProblem(url: string): Promise<string | null> {
-  const literal = literalTargetProblem(url);
-  if (literal) return literal;
-  const host = hostOf(url)!;
-  let addresses: { address: string }[];
-  try {
-    addresses = isIP(host) ? [{ address: host }] : await lookup(host, { all: true });
-  } catch (e) {
-    return `cannot resolve ${host}: ${e instanceof Error ? e.message : String(e)}`;
+/** Create time: the literal host only (no DNS on the request path). Null when allowed. */
+export function literalTargetProblem(url: string, blockPrivate = true): string | null {
+  const u = parse(url);
+  if (!u) return "notify_url is not a valid http(s) URL";
+  const host = bare(u);
+  if (blockPrivate && (host === "localhost" || host.endsWith(".localhost"))) {
+    return "notify_url points to localhost, a private (loopback) address refused by notify_block_private";
   }
-  const bad = addresses.find((a) => isPrivateAddress(a.address));
-  return bad ? `notify_url resolves to ${bad.address}, a private, loopback or link-local address (notify_block_private)` : null;
+  return isIP(host) ? refusal(host, blockPrivate, "points to ") : null;
+}
+
+/** Where one delivery connects: the checked address, with the merchant's name kept for HTTP and TLS. */
+export interface PinnedTarget {
+  /** The notify_url with its host replaced by the checked address. */
+  url: string;
+  address: string;
+  /** The Host header: the notify_url's own host (and port). */
+  host: string;
+  /** TLS server name (SNI and certificate check) for an https URL with a DNS name. */
+  serverName?: string;
+}
+
+/**
+ * Delivery time: resolve the name once, refuse when any resolved address is refused (an attacker
+ * who controls the DNS answer picks which one a client would use), and pin the connection to one
+ * checked address, IPv4 first (merchant servers on one VPS often listen on IPv4 only).
+ */
+export async function pinTarget(url: string, blockPrivate: boolean, lookup: Lookup = systemLookup): Promise<{ problem: string } | { target: PinnedTarget }> {
+  const literal = literalTargetProblem(url, blockPrivate);
+  if (literal) return { problem: literal };
+  const u = parse(url)!;
+  const host = bare(u);
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host)).map((a) => a.address);
+  } catch (e) {
+    return { problem: `cannot resolve ${host}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (addresses.length === 0) return { problem: `cannot resolve ${host}: no address` };
+  for (const a of addresses) {
+    const refused = refusal(a, blockPrivate, `${host} resolves to `);
+    if (refused) return { problem: refused };
+  }
+  const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
+  const pinned = new URL(u);
+  pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  const named = !isIP(host);
+  return { target: { url: pinned.toString(), address, host: u.host, ...(named && u.protocol === "https:" ? { serverName: host } : {}) } };
+}
+
+/** The check alone (null when every resolved address is allowed); kept for callers that only ask. */
+export async function resolvedTargetProblem(url: string, lookup?: Lookup): Promise<string | null> {
+  const r = await pinTarget(url, true, lookup);
+  return "problem" in r ? r.problem : null;
 }

@@ -127,7 +127,7 @@ export class SqliteStore implements Store {
 
   payOrder: Store["payOrder"] = async (u) => payOrder(this.db, u);
 
-  claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease) => outbox.claimDue(this.db, now, limit, lease);
+  claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(this.db, now, limit, lease, fair);
   recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(this.db, id, o);
   requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(this.db, t, now);
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(this.db, t);

@@ -1,14 +1,16 @@
 import type { Database } from "bun:sqlite";
-import type { AttemptOutcome, Notification, NotificationAttempt } from "../../core/store.ts";
+import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
 import { toAttempt, toNotification } from "./rows.ts";
 
 type Row = Record<string, unknown>;
 
 /**
  * Claims due rows by pushing their lease forward in the same statement that selects them, so two
- * workers (two processes on one database) never send the same attempt.
+ * workers (two processes on one database) never send the same attempt. With `fair`, the worker's
+ * fair-share rule picks the rows inside the same write transaction (see claimFair).
  */
-export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: number): Notification[] {
+export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: number, fair?: ClaimFilter): Notification[] {
+  if (fair) return claimFair(db, nowMs, limit, leaseMs, fair);
   const rows = db
     .query(
       `UPDATE notifications SET claimed_until = $until
@@ -19,6 +21,38 @@ export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: nu
     )
     .all({ now: nowMs, until: nowMs + leaseMs, limit }) as Row[];
   return rows.map(toNotification);
+}
+
+/**
+ * Reads the due, unleased rows in due order, at most `perMerchant` per merchant (rows past that
+ * could not be admitted), asks the rule about each, and leases only the admitted ones. Rows it
+ * refuses are left exactly as they were: due, unleased, their attempt count untouched. The read
+ * runs outside the write lock (10 000 due rows of a capped merchant take ~10 ms to read, and
+ * payments must not wait for that); each lease is a conditional update in one short transaction,
+ * so a row another claimer leased in between is simply not returned.
+ */
+function claimFair(db: Database, nowMs: number, limit: number, leaseMs: number, fair: ClaimFilter): Notification[] {
+  const candidates = db
+    .query(
+      `SELECT id, url, pid FROM (
+         SELECT n.id, n.url, o.pid, n.next_attempt_at AS due,
+                ROW_NUMBER() OVER (PARTITION BY o.pid ORDER BY n.next_attempt_at, n.id) AS rn
+         FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+         WHERE n.status = 'pending' AND n.next_attempt_at <= $now AND n.claimed_until <= $now)
+       WHERE rn <= $per ORDER BY due, id`,
+    )
+    .all({ now: nowMs, per: fair.perMerchant }) as { id: number; url: string; pid: number }[];
+  const admitted: number[] = [];
+  for (const c of candidates) {
+    if (admitted.length >= limit) break;
+    if (fair.admit(c)) admitted.push(c.id);
+  }
+  if (admitted.length === 0) return [];
+  const lease = db.query(
+    `UPDATE notifications SET claimed_until = $until
+     WHERE id = $id AND status = 'pending' AND next_attempt_at <= $now AND claimed_until <= $now RETURNING *`,
+  );
+  return db.transaction(() => admitted.map((id) => lease.get({ id, now: nowMs, until: nowMs + leaseMs }) as Row | null).filter((r): r is Row => r !== null).map(toNotification)).immediate();
 }
 
 export function recordAttempt(db: Database, id: number, o: AttemptOutcome): void {
