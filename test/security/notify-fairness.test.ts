@@ -120,15 +120,15 @@ describe("caps keep the outbox's guarantees", () => {
       },
     });
     cleanups.push(() => slow.stop(true));
-    worker = startWorker(h.gw, { pollMs: 50 });
+    worker = startWorker(h.gw, { pollMs: 50, caps: { perMerchant: 4, perTarget: 4 } });
     const trades: string[] = [];
     for (let i = 0; i < 10; i++) trades.push(await paidOrder(1001, `http://127.0.0.1:${slow.port}/n`));
     await Bun.sleep(200);
-    expect(seen).toBe(NOTIFY_PER_MERCHANT);
+    expect(seen).toBe(4);
     const db = rawDb();
     const waiting = db.query("SELECT COUNT(*) AS c FROM notifications WHERE claimed_until = 0 AND attempts = 0 AND status = 'pending'").get() as { c: number };
     db.close();
-    expect(waiting.c).toBe(10 - NOTIFY_PER_MERCHANT);
+    expect(waiting.c).toBe(10 - 4);
     opened = true;
     for (const g of gate.splice(0)) g();
     const statuses = async () => (await Promise.all(trades.map((t) => h.gw.store.getNotification(t)))).map((n) => [n?.status, n?.attempts]);
