@@ -25,7 +25,15 @@ export async function blockPrivateOn(gw: Gateway): Promise<boolean> {
 
 /** Resolves a name to its addresses (tests inject one to count lookups or fake an answer). */
 export type Lookup = (host: string) => Promise<{ address: string }[]>;
-const systemLookup: Lookup = (host) => dnsLookup(host, { all: true });
+/** A name that does not resolve within this time fails the attempt (retried on the schedule). */
+export const LOOKUP_TIMEOUT_MS = 10_000;
+const systemLookup: Lookup = (host) => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${LOOKUP_TIMEOUT_MS / 1000} s`)), LOOKUP_TIMEOUT_MS);
+  });
+  return Promise.race([dnsLookup(host, { all: true }), late]).finally(() => clearTimeout(timer));
+};
 
 function parse(url: string): URL | null {
   try {
