@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import pkg from "../package.json";
 
 // Worker threads are entry points of their own in a compiled executable.
-const WORKERS = ["src/store/sqlite/checkpoint-worker.ts"];
+const WORKERS = ["src/store/sqlite/checkpoint-worker.ts", "src/store/sqlite/check-worker.ts"];
 
 mkdirSync("dist", { recursive: true });
 const target = process.env.XPAY_TARGET; // e.g. bun-linux-arm64 for another platform

@@ -1,6 +1,7 @@
 // `xpay report list`: every report the report API (and simulate-pay) received, with its outcome,
 // so an operator can see why a phone's payment did or did not pay an order.
 import type { Command } from "commander";
+import pc from "picocolors";
 import { formatDateTime } from "../core/ids.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
@@ -10,7 +11,7 @@ const OUTCOMES = ["matched", "unmatched", "duplicate", "rejected", "accepted"];
 export function reportView(r: StoredReport) {
   return {
     id: r.id, kind: r.kind, pid: r.pid ?? "", client: r.client, amount: r.amount ?? "", pay_type: r.payType, channel_code: r.channelCode,
-    outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: formatDateTime(r.createdAt), raw: r.raw,
+    outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: formatDateTime(r.createdAt), raw: r.raw, source: r.source ?? "",
   };
 }
 
@@ -25,11 +26,22 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON (with the raw report)")
     .action(async (o: { pid?: string; outcome?: string; limit: string; json?: boolean }) => {
       if (o.outcome !== undefined && !OUTCOMES.includes(o.outcome)) throw new CliError(`--outcome must be one of: ${OUTCOMES.join(", ")}`);
-      const rows = (await cli.open().store.listReports({ pid: intArg("--pid", o.pid), outcome: o.outcome, limit: intArg("--limit", o.limit, { min: 1 }) })).map(reportView);
+      const store = cli.open().store;
+      const rows = (await store.listReports({ pid: intArg("--pid", o.pid), outcome: o.outcome, limit: intArg("--limit", o.limit, { min: 1 }) })).map(reportView);
       if (o.json) return printJson(rows);
+      const rejected = o.outcome === "rejected";
       printTable(
         rows.map((r) => ({ ...r, reason: r.reason.length > 60 ? `${r.reason.slice(0, 57)}...` : r.reason })),
-        ["id", "created_at", "kind", "pid", "client", "amount", "pay_type", "outcome", "trade_no", "reason"],
+        ["id", "created_at", "kind", "pid", ...(rejected ? ["source"] : []), "client", "amount", "pay_type", "outcome", "trade_no", "reason"],
       );
+      // Only the last few refusals per source are kept as rows; the counters hold all of them.
+      if (rejected) {
+        const counts = await store.listRefusalCounts({ limit: 20 });
+        console.log(`\n${pc.bold("refusals counted")} ${pc.dim("(every refused report, including those no longer kept above)")}`);
+        printTable(
+          counts.map((c) => ({ source: c.source, reason: c.reason, count: c.count, first_seen: formatDateTime(c.firstSeen), last_seen: formatDateTime(c.lastSeen) })),
+          ["source", "reason", "count", "first_seen", "last_seen"],
+        );
+      }
     });
 }

@@ -3,6 +3,7 @@ import pc from "picocolors";
 import { forceBlockPrivate } from "../core/notify/target.ts";
 import { createLogger } from "../server/logger.ts";
 import { startServer } from "../server/serve.ts";
+import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError, requireInt } from "./context.ts";
 
 export function register(program: Command, cli: Cli): void {
@@ -29,6 +30,7 @@ export function register(program: Command, cli: Cli): void {
         server = await startServer(gw, { port, host: o.host });
       } catch (e) {
         const code = (e as { code?: string }).code;
+        if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(cli.dbPath(), e.message));
         if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${o.host} is already in use; choose another with --port`);
         const msg = e instanceof Error ? e.message : String(e);
         if (/locked|busy/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is locked by another process (${msg})`);
@@ -58,4 +60,9 @@ function proxyHops(value: boolean | string | undefined): number {
   if (value === true) return 1;
   if (!/^\d{1,2}$/.test(value)) throw new CliError(`--trust-proxy takes the number of proxies in front of xpay (1 for one nginx), not "${value.slice(0, 20)}"`);
   return Number(value);
+}
+
+/** One line: which file, what the check found, what to do. */
+export function damagedMessage(path: string, finding: string): string {
+  return `database ${path} is damaged (integrity check: ${finding}); refusing to serve from it: restore the last backup (xpay backup) to a new path and start on that, and keep the damaged file for inspection`;
 }

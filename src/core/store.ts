@@ -2,6 +2,7 @@
 // transaction arrive as plain functions, so the store never imports the core's logic and a second
 // implementation (PostgreSQL) could serve the same core.
 import type { AllocationRule } from "./allocation.ts";
+import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
 
@@ -102,6 +103,37 @@ export interface ReportRecord {
 
 export interface StoredReport extends ReportRecord {
   id: number;
+  /** Refused reports: the client address (or claimed merchant) they came from. */
+  source?: string;
+}
+
+/** How many reports one source had refused for one reason (core/refusals.ts). */
+export interface RefusalCount {
+  source: string;
+  reason: string;
+  count: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/** One batch of the retention prune (core/retention.ts); times in seconds except attempts (ms). */
+export interface PruneBatch {
+  reportsBefore: number;
+  attemptsBeforeMs: number;
+  batch: number;
+}
+
+/** The start check of the database file (serve): sound, damaged, or still running after the wait. */
+export type IntegrityReport =
+  | { state: "ok" }
+  | { state: "damaged"; problems: string[] }
+  | { state: "not checked"; reason: string }
+  | { state: "unfinished"; result: Promise<Exclude<IntegrityReport, { state: "unfinished" }>>; cancel(): void };
+
+export interface PruneCounts {
+  reports: number;
+  attempts: number;
+  counters: number;
 }
 
 /** One payment report, settled atomically: dedupe, match, pay (with its outbox row), store. */
@@ -193,6 +225,11 @@ export interface Store {
   insertReport(r: ReportRecord): Promise<{ id: number; duplicate: boolean }>;
   listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
   settleReport(unit: SettleReportUnit): Promise<SettleReportResult>;
+  /** Stores a refused report within `limits` and counts it (core/refusals.ts). */
+  insertRefusal(r: RefusalRecord, limits: RefusalLimits): Promise<void>;
+  listRefusalCounts(filter: { limit?: number }): Promise<RefusalCount[]>;
+  /** Deletes up to `batch` expired rows of each kind that nothing needs any more (core/retention.ts). */
+  pruneHistory(batch: PruneBatch): Promise<PruneCounts>;
 
   /** Upserts the client and marks these accounts seen (online) at `client.lastSeenAt`. */
   recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[]): Promise<void>;
@@ -200,6 +237,8 @@ export interface Store {
 
   /** Throws when the database cannot take a write (health check). */
   probeWrite(): Promise<void>;
+  /** Checks the whole file (at most `maxErrors` findings), waiting at most `timeoutMs` for the answer. */
+  checkIntegrity?(o: { maxErrors: number; timeoutMs: number }): Promise<IntegrityReport>;
   /** A consistent copy of the whole database at `path` (a new file). */
   backupTo(path: string): Promise<void>;
   /**

@@ -1,9 +1,11 @@
-// GET /healthz: database writable, background loops beating, version. 200 when all is well,
-// 503 otherwise, so a load balancer or systemd watchdog can act on it.
+// GET /healthz: database writable, background loops beating and not failing over and over,
+// version. 200 when all is well, 503 otherwise (with the reason), so a load balancer or systemd
+// watchdog can act on it.
 import { Elysia } from "elysia";
 import pkg from "../../package.json";
 import type { Gateway } from "../core/gateway.ts";
 import { json } from "../protocols/http.ts";
+import { failingTasks } from "./background-health.ts";
 
 const STALE_MS = 10_000;
 
@@ -17,7 +19,16 @@ export function healthPlugin(gw: Gateway) {
     }
     const now = Date.now();
     const loops = Object.fromEntries([...gw.beats].map(([name, at]) => [name, now - at < STALE_MS ? "alive" : `stalled ${Math.round((now - at) / 1000)}s`]));
-    const healthy = db === "ok" && Object.values(loops).every((v) => v === "alive");
-    return json({ status: healthy ? "ok" : "degraded", version: pkg.version, db, workers: loops }, healthy ? 200 : 503);
+    const failing = failingTasks(gw);
+    const reasons = [
+      ...(db === "ok" ? [] : [`database ${db}`]),
+      ...Object.entries(loops).filter(([, v]) => v !== "alive").map(([name, v]) => `${name} ${v}`),
+      ...(failing.degraded ? Object.entries(failing.tasks).map(([task, v]) => `${task}: ${v}`) : []),
+    ];
+    const healthy = reasons.length === 0;
+    const body = { status: healthy ? "ok" : "degraded", version: pkg.version, db, workers: loops };
+    // Present only when something is wrong, so a healthy answer keeps its usual shape.
+    const extra = { ...(Object.keys(failing.tasks).length ? { failing: failing.tasks } : {}), ...(healthy ? {} : { reason: reasons.join("; ") }) };
+    return json({ ...body, ...extra }, healthy ? 200 : 503);
   });
 }

@@ -4,6 +4,9 @@ import { maskUrlPath } from "../core/log.ts";
 import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import { buildApp } from "./app.ts";
+import { taskFailed, taskSucceeded } from "./background-health.ts";
+import { startRetention } from "./retention-loop.ts";
+import { checkDatabaseAtStart } from "./start-check.ts";
 import { startWorker } from "./worker.ts";
 
 export interface RunningServer {
@@ -15,6 +18,8 @@ export interface RunningServer {
 export interface ServeOptions {
   port: number;
   host: string;
+  /** How long to wait for the start check of the database file (default START_CHECK_WAIT_MS). */
+  checkWaitMs?: number;
 }
 
 /** A background loop started with the server and stopped before the database closes. */
@@ -25,14 +30,15 @@ export interface Background {
 export const backgroundStarters: ((gw: Gateway) => Background)[] = [
   (gw) => startStoreBackground(gw),
   (gw) => startWorker(gw),
+  (gw) => startRetention(gw),
 ];
 
 /** The store's own loops (SQLite: the checkpoint thread); they beat into /healthz like the worker. */
 function startStoreBackground(gw: Gateway): Background {
   const names = new Set<string>();
   const started = gw.store.startBackground?.({
-    onBeat: (name) => gw.beats.set(name, Date.now()) && names.add(name),
-    onError: (message) => gw.log.error("store.background", { message }),
+    onBeat: (name) => (gw.beats.set(name, Date.now()), names.add(name), taskSucceeded(gw, "store background")),
+    onError: (message) => (gw.log.error("store.background", { message }), taskFailed(gw, "store background", message)),
   });
   return {
     async stop() {
@@ -43,7 +49,8 @@ function startStoreBackground(gw: Gateway): Background {
 }
 
 export async function startServer(gw: Gateway, o: ServeOptions): Promise<RunningServer> {
-  // Fail at start, not at the first payment, when the database cannot take writes.
+  // Fail at start, not at the first payment, when the database is damaged or cannot take writes.
+  const check = await checkDatabaseAtStart(gw, o.checkWaitMs);
   await gw.store.probeWrite();
   await ensurePlatformKeys(gw.store);
   const app = buildApp(gw);
@@ -65,7 +72,7 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
   // itself in app.listen(), and this server wraps app.fetch for the access log.
   (app as unknown as { server: typeof server }).server = server;
-  const loops = backgroundStarters.map((start) => start(gw));
+  const loops = [...backgroundStarters.map((start) => start(gw)), ...(check ? [check] : [])];
   return {
     url: `http://${o.host}:${server.port}`,
     port: server.port!,

@@ -10,6 +10,7 @@ import { DEFAULT_LEASE_MS, type DeliveryOptions, deliverOne } from "../core/noti
 import { type Caps, InFlight, NOTIFY_CONCURRENCY, NOTIFY_PER_MERCHANT, NOTIFY_PER_TARGET } from "../core/notify/fairness.ts";
 import { sweepExpired } from "../core/expiry.ts";
 import type { Notification } from "../core/store.ts";
+import { taskFailed, taskSucceeded } from "./background-health.ts";
 
 export interface WorkerOptions extends DeliveryOptions {
   /** Poll interval in ms; capped at 1000 so other processes' rows are never waited on longer. */
@@ -44,7 +45,11 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   async function pass(): Promise<void> {
     if (Date.now() - lastSweep >= sweepMs) {
       lastSweep = Date.now();
-      await sweepExpired(gw).catch((e) => log("expiry sweep failed", e));
+      // A sweep that fails pass after pass (a damaged page) degrades /healthz instead of only logging.
+      await sweepExpired(gw).then(
+        () => taskSucceeded(gw, "expiry sweep"),
+        (e) => (taskFailed(gw, "expiry sweep", e), log("expiry sweep failed", e)),
+      );
     }
     const room = concurrency - shares.size;
     if (room <= 0) {
@@ -89,7 +94,8 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       return;
     }
     claiming = pass()
-      .catch((e) => log("claim failed", e))
+      .then(() => taskSucceeded(gw, "notification claim"))
+      .catch((e) => (taskFailed(gw, "notification claim", e), log("claim failed", e)))
       .finally(() => {
         claiming = null;
         if (again && !stopped) {

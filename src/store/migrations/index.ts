@@ -2,6 +2,7 @@ import init from "./001_init.ts";
 import useSeq from "./002_use_seq.ts";
 import slotCovering from "./003_slot_covering.ts";
 import paidSlots from "./004_paid_slots.ts";
+import reportBounds from "./005_report_bounds.ts";
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, name: "use_seq", sql: useSeq },
   { version: 3, name: "slot_covering", sql: slotCovering },
   { version: 4, name: "paid_slots", sql: paidSlots },
+  { version: 5, name: "report_bounds", sql: reportBounds },
 ];

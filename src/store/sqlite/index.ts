@@ -14,9 +14,12 @@ import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
 import * as outbox from "./outbox.ts";
 import { backupTo, probeWrite } from "./maintenance.ts";
+import { checkIntegrity } from "./integrity.ts";
 import { payOrder } from "./pay.ts";
 import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
+import * as refusals from "./refusals.ts";
+import { pruneBatch } from "./retention.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
@@ -137,12 +140,16 @@ export class SqliteStore implements Store {
   insertReport: Store["insertReport"] = async (r) => reports.insertReport(this.db, r);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
   settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
+  insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(this.db, r, limits);
+  listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(this.db, f.limit ?? 20);
+  pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(this.db, b);
 
   recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(this.db, c, ids);
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
+  checkIntegrity: NonNullable<Store["checkIntegrity"]> = (o) => checkIntegrity(this.db, o);
   startBackground: NonNullable<Store["startBackground"]> = (hooks) =>
     startCheckpointer(this.db, { onBeat: () => hooks.onBeat("checkpointer"), onError: hooks.onError });
 

@@ -117,6 +117,7 @@ export function toReport(r: Row): StoredReport {
     dedupeKey: r.dedupe_key === null ? null : str(r.dedupe_key),
     outcome: str(r.outcome) as StoredReport["outcome"],
     reason: str(r.reason),
+    source: str(r.source),
     tradeNo: r.trade_no === null ? null : str(r.trade_no),
     createdAt: num(r.created_at),
   };

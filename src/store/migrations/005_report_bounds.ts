@@ -1,0 +1,18 @@
+// Refused reports are bounded (core/refusals.ts): the source a refusal came from, an index to
+// keep the last few per source, the counters that replace the rest, and the time indexes the
+// retention prune (core/retention.ts) walks instead of the whole table.
+export default `
+ALTER TABLE reports ADD COLUMN source TEXT NOT NULL DEFAULT '';
+CREATE INDEX reports_rejected_by_source ON reports (source, id) WHERE outcome = 'rejected';
+CREATE INDEX reports_by_outcome_time ON reports (outcome, created_at);
+CREATE INDEX notification_attempts_by_time ON notification_attempts (attempted_at);
+
+CREATE TABLE report_refusals (
+  source     TEXT    NOT NULL,
+  reason     TEXT    NOT NULL,
+  count      INTEGER NOT NULL,
+  first_seen INTEGER NOT NULL,
+  last_seen  INTEGER NOT NULL,
+  PRIMARY KEY (source, reason)
+) WITHOUT ROWID;
+`;

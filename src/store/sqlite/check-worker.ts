@@ -1,0 +1,23 @@
+// The start check of `xpay serve` (integrity.ts) on a thread of its own, so that the server can
+// stop waiting for it on a large file: PRAGMA quick_check reads every page, and a synchronous
+// query cannot be interrupted from the thread that runs it.
+import { Database } from "bun:sqlite";
+
+declare const self: Worker;
+
+const DAMAGE = /malformed|corrupt|not a database/i;
+
+self.onmessage = (e: MessageEvent<{ path: string; maxErrors: number }>) => {
+  let db: Database | null = null;
+  try {
+    db = new Database(e.data.path, { readonly: true });
+    const rows = db.query(`PRAGMA quick_check(${Math.max(1, Math.trunc(e.data.maxErrors))})`).all() as { quick_check: string }[];
+    postMessage({ problems: rows.map((r) => r.quick_check).filter((v) => v !== "ok") });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // A page so damaged that the check itself stops is a finding; anything else means no answer.
+    postMessage(DAMAGE.test(message) ? { problems: [message] } : { error: message });
+  } finally {
+    db?.close();
+  }
+};
