@@ -34,7 +34,7 @@ const REPORT_TESTS = [
   "test/report/report-api.test.ts",
   "test/money/pay-path.test.ts",
 ];
-const NOTIFY_TESTS = ["test/money/outbox.test.ts", "test/notify/delivery.test.ts", "test/notify/worker.test.ts", "test/notify/cli.test.ts"];
+const NOTIFY_TESTS = ["test/money/outbox.test.ts", "test/notify/delivery.test.ts", "test/notify/worker.test.ts", "test/security/notify-fairness.test.ts", "test/notify/cli.test.ts"];
 
 /** What is mutated, and the test files that must kill it. */
 export const plan = [

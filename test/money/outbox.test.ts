@@ -9,7 +9,7 @@ import { epayV1Notifier, isPlainSuccess } from "../../src/protocols/epay-v1/code
 import { epayV2Notifier } from "../../src/protocols/epay-v2/codec.ts";
 import { hashpayNotifier } from "../../src/protocols/hashpay/codec.ts";
 import { nativeNotifier } from "../../src/protocols/native/codec.ts";
-import { harness, type Harness, seed } from "../helpers.ts";
+import { harness, type Harness, SECRET, seed } from "../helpers.ts";
 import { createOrder } from "../report/util.ts";
 
 let h: Harness;
@@ -20,8 +20,8 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 const store = () => h.gw.store;
-async function paidWithNotification(money: string) {
-  const o = await createOrder(h, { money, notify_url: "http://127.0.0.1:9/n" });
+async function paidWithNotification(money: string, pid = 1001) {
+  const o = await createOrder(h, { money, notify_url: "http://127.0.0.1:9/n", pid: String(pid) });
   const r = await payOrder(h.gw, o.trade_no);
   if (r.kind !== "paid" || r.notificationId === null) throw new Error("not paid");
   return { tradeNo: o.trade_no, id: r.notificationId };
@@ -91,6 +91,43 @@ describe("outbox", () => {
     expect((await store().listNotifications({ status: "failed" })).map((n) => n.tradeNo)).toEqual([a.tradeNo]);
     expect((await store().listNotifications({ status: "pending" })).map((n) => n.tradeNo)).toEqual([b.tradeNo]);
     expect((await store().listNotifications({ limit: 1 })).map((n) => n.tradeNo)).toEqual([b.tradeNo]);
+  });
+});
+
+describe("fair claim", () => {
+  test("only admitted rows are leased, in due order, up to the limit; at most perMerchant read per merchant", async () => {
+    await store().addMerchant({ pid: 1002, name: "B", secret: SECRET, now: h.clock.now() });
+    const a1 = await paidWithNotification("1.00");
+    const a2 = await paidWithNotification("2.00");
+    const a3 = await paidWithNotification("3.00");
+    const b1 = await paidWithNotification("4.00", 1002);
+    const now = h.clock.nowMs();
+    const asked: number[] = [];
+    const fair = (perMerchant: number, admit: (r: { id: number; pid: number }) => boolean) => ({ perMerchant, admit: (r: { id: number; pid: number; url: string }) => (asked.push(r.id), admit(r)) });
+    expect((await store().claimDueNotifications(now, 10, 1000, fair(2, (r) => r.pid === 1002))).map((n) => n.tradeNo)).toEqual([b1.tradeNo]);
+    expect(asked).toEqual([a1.id, a2.id, b1.id]); // a3 is past merchant 1001's two
+    asked.length = 0;
+    expect((await store().claimDueNotifications(now, 2, 1000, fair(10, () => true))).map((n) => n.tradeNo)).toEqual([a1.tradeNo, a2.tradeNo]);
+    expect(asked).toEqual([a1.id, a2.id]); // the limit stops the reading
+    expect((await store().claimDueNotifications(now, 10, 1000, fair(10, () => false)))).toEqual([]);
+    expect((await store().claimDueNotifications(now, 10, 1000)).map((n) => n.tradeNo)).toEqual([a3.tradeNo]); // refused rows stayed unleased
+  });
+
+  test("a row another claimer leased after it was read is not returned", async () => {
+    const a = await paidWithNotification("1.00");
+    const b = await paidWithNotification("2.00");
+    const now = h.clock.nowMs();
+    let first = true;
+    const fair = {
+      perMerchant: 10,
+      admit: (r: { id: number }) => {
+        if (first) void store().claimDueNotifications(now, 1, 5000); // another worker takes the first row now
+        first = false;
+        return r.id > 0;
+      },
+    };
+    expect((await store().claimDueNotifications(now, 10, 1000, fair)).map((n) => n.tradeNo)).toEqual([b.tradeNo]);
+    expect((await store().getNotification(a.tradeNo))?.status).toBe("pending");
   });
 });
 
