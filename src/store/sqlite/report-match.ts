@@ -56,11 +56,14 @@ export function settleReport(db: Database, u: SettleReportUnit): SettleReportRes
     };
     if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE, null, null);
     const d = u.decide(view(db));
+    // Only an explicit "matched" pays; every other decision is stored with its reason.
+    if (d.kind === "matched") {
+      // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
+      const pay = payOrder(db, u.pay(d.order));
+      if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
+      return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+    }
     if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
-    if (d.kind === "unmatched") return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
-    // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
-    const pay = payOrder(db, u.pay(d.order));
-    if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
-    return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+    return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
   }).immediate();
 }
