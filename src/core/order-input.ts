@@ -1,6 +1,18 @@
 // Field rules every family shares for a new order, so one order means the same thing whichever
 // protocol created it. Each check returns the message a merchant's developer needs to fix the call.
 export const PAY_TYPE_PATTERN = /^[a-z][a-z0-9_]{1,19}$/;
+/**
+ * The pay types xpay knows: the report rules recognise their payment messages and the cashier
+ * names them. A receiving account must have one of them (an account of another type could never
+ * be reported paid by a phone); orders still accept any PAY_TYPE_PATTERN name and fail with "no
+ * account" when none takes it, as before.
+ */
+export const PAY_TYPES = ["alipay", "wxpay", "qqpay"] as const;
+export type PayType = (typeof PAY_TYPES)[number];
+
+export function isKnownPayType(v: string): v is PayType {
+  return (PAY_TYPES as readonly string[]).includes(v);
+}
 const OUT_TRADE_NO = /^[\x21-\x7e]{1,64}$/;
 const URL_PATTERN = /^https?:\/\/[^\s]+$/i;
 

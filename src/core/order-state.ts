@@ -24,6 +24,15 @@ export function decideCancel(order: Pick<Order, "status" | "expireTime">, now: n
   }
 }
 
+/** One word per status for filters typed by the operator (`order list --status`), like `notify list`'s. */
+export const STATUS_WORDS = { pending: 1, paid: 2, closed: 3, expired: 4, failed: 5 } as const satisfies Record<string, OrderStatus>;
+
+/** A status word or its number (1-5); null when it is neither. */
+export function parseStatusWord(v: string): OrderStatus | null {
+  if (/^[1-5]$/.test(v)) return Number(v) as OrderStatus;
+  return Object.hasOwn(STATUS_WORDS, v) ? STATUS_WORDS[v as keyof typeof STATUS_WORDS] : null;
+}
+
 export const STATUS_NAMES: Record<OrderStatus, string> = {
   1: "pending",
   2: "paid",

@@ -7,7 +7,9 @@
 // new format, add a row; keep the title an exact list of the source's own names (oneOf) and the
 // text the source's whole sentence, with `${AMOUNT}` where the amount is.
 
-export type PayType = "alipay" | "wxpay" | "qqpay";
+import type { PayType } from "./order-input.ts";
+
+export type { PayType };
 
 export interface MessageRule {
   /** Rows of one wording in different layouts share an id (it is what a paid report names). */

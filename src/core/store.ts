@@ -184,11 +184,38 @@ export interface ChannelInput {
   sort?: number;
 }
 
+/** Every field of an account the operator sets; an add fills the ones not given with defaults. */
+export type ChannelFields = Required<ChannelInput>;
+
+/** What the account rule (core/channel-input.ts) reads besides the account, inside the unit. */
+export interface ChannelFacts {
+  /** The account before the change; null for an add. */
+  current: ChannelAccount | null;
+  /** Whether the merchant `pid` of the changed account exists (true for 0, shared). */
+  merchantExists: boolean;
+  /** The other accounts with the same pay type and code, whatever their owner. */
+  sameCode: ChannelAccount[];
+  /** How many orders used the account (0 for an add). */
+  orders: number;
+}
+
+/** Add (id null) or edit one account atomically: merge, check with `check`, write. */
+export interface SaveChannelUnit {
+  id: number | null;
+  patch: Partial<ChannelFields>;
+  now: number;
+  /** Returns why the account as it would be saved is refused, or null. */
+  check: (next: ChannelFields, facts: ChannelFacts) => string | null;
+}
+
+export type SaveChannelResult = { kind: "saved"; account: ChannelAccount } | { kind: "refused"; reason: string } | { kind: "not_found" };
+export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } | { kind: "used"; orders: number } | { kind: "not_found" };
+
 export interface Store {
   addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;
   getMerchant(pid: number): Promise<Merchant | null>;
   listMerchants(): Promise<Merchant[]>;
-  updateMerchant(pid: number, patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings">>): Promise<Merchant | null>;
+  updateMerchant(pid: number, patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings" | "secret">>): Promise<Merchant | null>;
   merchantOrderCounts(pid: number, todayStart: number): Promise<{ total: number; today: number; yesterday: number }>;
 
   getSettings(): Promise<Record<string, string>>;
@@ -200,6 +227,10 @@ export interface Store {
   getChannel(id: number): Promise<ChannelAccount | null>;
   listChannels(filter?: { pid?: number; usableBy?: number }): Promise<ChannelAccount[]>;
   updateChannel(id: number, patch: Partial<Pick<ChannelAccount, "enabled" | "lastSeenAt">>): Promise<ChannelAccount | null>;
+  /** The operator's add or edit of an account, checked and written in one transaction. */
+  saveChannel(unit: SaveChannelUnit): Promise<SaveChannelResult>;
+  /** Deletes an account no order used; refuses (and changes nothing) when one did. */
+  removeChannel(id: number): Promise<RemoveChannelResult>;
 
   createOrder(unit: CreateOrderUnit): Promise<CreateOrderResult>;
   /** Allocates an account for a pending order that has no pay type yet (the cashier's pick). */

@@ -3,6 +3,8 @@
 // files do the lookups and the HTTP. Messages are Chinese because the payer's page shows them as is.
 import { formatDateTime } from "../../core/ids.ts";
 import { formatYuan } from "../../core/money.ts";
+import { isKnownPayType, type PayType } from "../../core/order-input.ts";
+import type { MerchantSettingKey } from "../../core/merchant-settings.ts";
 import type { Settings } from "../../core/settings.ts";
 import type { ChannelAccount, Merchant, Order } from "../../core/types.ts";
 
@@ -19,10 +21,11 @@ export const apiError = (code: number, message: string): ApiError => ({ code, me
 /** List answers (pay-types, pay-type) need an envelope; the spec's four calls answer flat objects. */
 export const envelope = <T>(data: T) => ({ code: Code.Ok, message: "success", data });
 
-const PAY_TYPE_TEXT: Record<string, string> = { alipay: "支付宝", wxpay: "微信支付", qqpay: "QQ钱包" };
+// Keyed by the known list, so a pay type added there cannot miss its name here.
+const PAY_TYPE_TEXT: Record<PayType, string> = { alipay: "支付宝", wxpay: "微信支付", qqpay: "QQ钱包" };
 
 export function payTypeText(payType: string): string {
-  return PAY_TYPE_TEXT[payType] ?? payType;
+  return isKnownPayType(payType) ? PAY_TYPE_TEXT[payType] : payType;
 }
 
 /**
@@ -30,12 +33,12 @@ export function payTypeText(payType: string): string {
  * merchant can carry its own tip or service QQ on a shared gateway. A key the merchant set to ""
  * counts as set, which is how a merchant hides an operator-wide tip.
  */
-export function cashierSetting(merchant: Merchant | null, s: Settings, key: string): string {
+export function cashierSetting(merchant: Merchant | null, s: Settings, key: MerchantSettingKey): string {
   if (merchant && Object.hasOwn(merchant.settings, key)) return merchant.settings[key] ?? "";
   return s.str(key);
 }
 
-function intSetting(merchant: Merchant | null, s: Settings, key: string, min: number, max: number): number {
+function intSetting(merchant: Merchant | null, s: Settings, key: MerchantSettingKey, min: number, max: number): number {
   const v = cashierSetting(merchant, s, key);
   if (/^\d{1,5}$/.test(v) && Number(v) >= min && Number(v) <= max) return Number(v);
   return Math.min(max, Math.max(min, s.int(key)));

@@ -6,6 +6,7 @@ import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
 import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
+import { removeChannel, saveChannel } from "./channel-admin.ts";
 import { CandidatesInTransaction } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
 import { startCheckpointer } from "./checkpointer.ts";
@@ -119,6 +120,8 @@ export class SqliteStore implements Store {
   getChannel: Store["getChannel"] = async (id) => channels.getChannel(this.db, id);
   listChannels: Store["listChannels"] = async (f) => channels.listChannels(this.db, f);
   updateChannel: Store["updateChannel"] = async (id, patch) => channels.updateChannel(this.db, id, patch);
+  saveChannel: Store["saveChannel"] = async (u) => saveChannel(this.db, u);
+  removeChannel: Store["removeChannel"] = async (id) => removeChannel(this.db, id);
 
   createOrder: Store["createOrder"] = (u) => this.grouped((candidates) => orders.createOrder(this.db, u, candidates));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(this.db, t, p, now, a);

@@ -25,12 +25,13 @@ export function listMerchants(db: Database): Merchant[] {
 export function updateMerchant(
   db: Database,
   pid: number,
-  patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings">>,
+  patch: Partial<Pick<Merchant, "name" | "active" | "notifyMethod" | "rsaPublicKey" | "settings" | "secret">>,
 ): Merchant | null {
   const row = db
     .query(
       `UPDATE merchants SET
          name = COALESCE($name, name),
+         secret = COALESCE($secret, secret),
          active = COALESCE($active, active),
          notify_method = COALESCE($notify_method, notify_method),
          rsa_public_key = CASE WHEN $set_key THEN $rsa_public_key ELSE rsa_public_key END,
@@ -40,6 +41,7 @@ export function updateMerchant(
     .get({
       pid,
       name: patch.name ?? null,
+      secret: patch.secret ?? null,
       active: patch.active === undefined ? null : patch.active ? 1 : 0,
       notify_method: patch.notifyMethod ?? null,
       set_key: patch.rsaPublicKey !== undefined ? 1 : 0,
