@@ -1,49 +1,110 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { PAY_TYPE_PATTERN } from "../core/order-input.ts";
+import { CENTS_HINT, removeChannel, removeRefusal, saveChannel } from "../core/channel-input.ts";
+import { formatYuan, MAX_CENTS, parseYuan } from "../core/money.ts";
+import { PAY_TYPES } from "../core/order-input.ts";
+import type { ChannelFields, SaveChannelResult } from "../core/store.ts";
 import type { ChannelAccount } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 
 const view = (a: ChannelAccount) => ({
   id: a.id, pid: a.pid, pay_type: a.payType, code: a.code, name: a.name, enabled: a.enabled,
-  min_amount: a.minAmount, max_amount: a.maxAmount, day_amount: a.dayAmount, sort: a.sort, qrcode: a.qrcode, scheme: a.scheme,
+  min_amount: a.minAmount, max_amount: a.maxAmount, day_amount: a.dayAmount, sort: a.sort, qrcode: a.qrcode, scheme: a.scheme, remark: a.remark,
 });
+
+type Opts = Record<string, string | undefined> & { json?: boolean };
+
+/** Whole cents; a yuan figure such as 12.50 is refused with its value in cents. */
+function centsArg(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d{1,11}$/.test(value) && Number(value) <= MAX_CENTS) return Number(value);
+  const asYuan = /^\d+\.\d+$/.test(value) ? parseYuan(value) : null;
+  const hint = asYuan === null ? CENTS_HINT : `amounts are in cents: ${asYuan} for ${formatYuan(asYuan)} yuan`;
+  throw new CliError(`${flag} must be a whole number; ${hint}`);
+}
+
+/** The options add and edit share, read into the account's fields (undefined = not given). */
+function fieldsFrom(o: Opts): Partial<ChannelFields> {
+  return {
+    pid: intArg("--pid", o.pid), payType: o.payType, code: o.code, name: o.name, qrcode: o.qrcode, scheme: o.scheme, remark: o.remark,
+    minAmount: centsArg("--min", o.min), maxAmount: centsArg("--max", o.max), dayAmount: centsArg("--day", o.day), sort: intArg("--sort", o.sort),
+  };
+}
+
+function saved(r: SaveChannelResult, id?: number): ChannelAccount {
+  if (r.kind === "not_found") throw new CliError(`no account with id ${id}`);
+  if (r.kind === "refused") throw new CliError(r.reason);
+  return r.account;
+}
+
+const PAY_TYPE_HELP = PAY_TYPES.join(" / ");
 
 export function register(program: Command, cli: Cli): void {
   const channel = program.command("channel").description("receiving accounts (static QR codes) that orders are allocated to");
 
   channel
     .command("add")
-    .description("add a receiving account; amounts in cents, 0 = no limit")
+    .description("add a receiving account; amounts are in cents (1250 = 12.50 yuan), 0 = no limit")
     .requiredOption("--pid <pid>", "owner merchant, or 0 for an account shared by every merchant")
-    .requiredOption("--pay-type <type>", "alipay / wxpay / qqpay ...")
-    .requiredOption("--code <code>", "channel code (monitoring clients report it)")
+    .requiredOption("--pay-type <type>", PAY_TYPE_HELP)
+    .requiredOption("--code <code>", "channel code, unique per merchant and pay type (monitoring clients report it)")
     .requiredOption("--name <name>", "account name")
-    .requiredOption("--qrcode <content>", "the QR code content (e.g. https://qr.alipay.com/...)")
+    .requiredOption("--qrcode <content>", "the QR code content the payer scans (e.g. https://qr.alipay.com/...)")
     .option("--scheme <url>", "app launch URL opened on mobile")
-    .option("--min <cents>", "minimum per order")
-    .option("--max <cents>", "maximum per order")
-    .option("--day <cents>", "daily limit")
+    .option("--min <cents>", "minimum per order, in cents (0 = none)")
+    .option("--max <cents>", "maximum per order, in cents (0 = none)")
+    .option("--day <cents>", "daily limit of paid amounts, in cents (0 = none)")
     .option("--sort <n>", "lower first")
     .option("--remark <text>", "remark")
     .option("--json", "print JSON")
-    .action(async (o: Record<string, string | undefined> & { json?: boolean }) => {
-      const pid = requireInt("--pid", o.pid);
-      if (!PAY_TYPE_PATTERN.test(o.payType!)) throw new CliError("--pay-type must be lowercase letters, digits or _ (e.g. alipay)");
+    .action(async (o: Opts) => {
+      requireInt("--pid", o.pid);
       const gw = cli.open();
-      if (pid !== 0 && !(await gw.store.getMerchant(pid))) throw new CliError(`no merchant with pid ${pid} (use --pid 0 for a shared account)`);
-      const a = await gw.store.addChannel({
-        pid, payType: o.payType!, code: o.code!, name: o.name!, qrcode: o.qrcode!, scheme: o.scheme, remark: o.remark,
-        minAmount: intArg("--min", o.min), maxAmount: intArg("--max", o.max), dayAmount: intArg("--day", o.day), sort: intArg("--sort", o.sort),
-        now: gw.clock.now(),
-      });
+      const a = saved(await saveChannel(gw, null, fieldsFrom(o)));
       if (o.json) return printJson(view(a));
-      console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${pid === 0 ? pc.dim(" (shared)") : ""}`);
+      console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${a.pid === 0 ? pc.dim(" (shared)") : ""}`);
+    });
+
+  channel
+    .command("edit <id>")
+    .description("change an account's fields (the others stay); the same checks as add; amounts are in cents")
+    .option("--pid <pid>", "owner merchant, or 0 for shared (only while no order used the account)")
+    .option("--pay-type <type>", `${PAY_TYPE_HELP} (only while no order used the account)`)
+    .option("--code <code>", "channel code")
+    .option("--name <name>", "account name")
+    .option("--qrcode <content>", "the QR code content the payer scans")
+    .option("--scheme <url>", "app launch URL opened on mobile (\"\" removes it)")
+    .option("--min <cents>", "minimum per order, in cents (0 = none)")
+    .option("--max <cents>", "maximum per order, in cents (0 = none)")
+    .option("--day <cents>", "daily limit of paid amounts, in cents (0 = none)")
+    .option("--sort <n>", "lower first")
+    .option("--remark <text>", "remark (\"\" removes it)")
+    .option("--json", "print JSON")
+    .action(async (idText: string, o: Opts) => {
+      const id = requireInt("id", idText, { min: 1 });
+      const patch = fieldsFrom(o);
+      if (Object.values(patch).every((v) => v === undefined)) {
+        throw new CliError("nothing to change: give at least one of --pid, --pay-type, --code, --name, --qrcode, --scheme, --min, --max, --day, --sort, --remark");
+      }
+      const a = saved(await saveChannel(cli.open(), id, patch), id);
+      if (o.json) return printJson(view(a));
+      console.log(`account ${a.id} updated`);
+    });
+
+  channel
+    .command("remove <id>")
+    .description("delete an account that no order used (otherwise disable it)")
+    .action(async (idText: string) => {
+      const id = requireInt("id", idText, { min: 1 });
+      const r = await removeChannel(cli.open(), id);
+      const refusal = removeRefusal(id, r);
+      if (refusal !== null) throw new CliError(refusal);
+      console.log(`account ${id} removed`);
     });
 
   channel
     .command("list")
-    .description("list receiving accounts")
+    .description("list receiving accounts (amounts in cents)")
     .option("--pid <pid>", "only this owner's accounts")
     .option("--json", "print JSON")
     .action(async (o: { pid?: string; json?: boolean }) => {
