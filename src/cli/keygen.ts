@@ -9,16 +9,24 @@ export function register(program: Command, cli: Cli): void {
     .command("keygen")
     .description("new epay V2 merchant key pair for a merchant (the private key is printed once, never stored)")
     .requiredOption("--pid <pid>", "merchant id")
+    .option("--force", "replace the merchant's V2 keys; its current private key stops working")
     .option("--json", "print JSON")
-    .action(async (o: { pid: string; json?: boolean }) => {
+    .action(async (o: { pid: string; force?: boolean; json?: boolean }) => {
       const pid = requireInt("--pid", o.pid, { min: 1 });
       const gw = cli.open();
-      if (!(await gw.store.getMerchant(pid))) throw new CliError(`no merchant with pid ${pid}`);
+      const merchant = await gw.store.getMerchant(pid);
+      if (!merchant) throw new CliError(`no merchant with pid ${pid}`);
+      // The merchant's site signs with the private key of the pair it holds: a new pair breaks it
+      // until the merchant installs the new private key, so only on purpose.
+      if (merchant.rsaPublicKey && !o.force) {
+        throw new CliError(`merchant ${pid} has V2 keys already; a new pair makes its current private key stop working: run again with --force to replace them`);
+      }
       const pair = newRsaKeyPair();
       await gw.store.updateMerchant(pid, { rsaPublicKey: pair.publicKey });
       const platform = await ensurePlatformKeys(gw.store);
       const out = { merchant_private_key: pair.privateKey, merchant_public_key: pair.publicKey, platform_public_key: platform.publicKey };
       if (o.json) return printJson(out);
+      if (merchant.rsaPublicKey) console.log(pc.yellow(`the previous key pair of merchant ${pid} no longer works; give the merchant the new private key`));
       console.log(pc.bold(`V2 keys for merchant ${pid}`) + pc.dim("  (SDKs that take bare Base64 use the one-line forms)"));
       console.log(pc.yellow("merchant private key (shown once; xpay keeps only the public key):"));
       console.log(pair.privateKey + pemToBase64(pair.privateKey) + "\n");

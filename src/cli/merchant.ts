@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import pc from "picocolors";
+import { MERCHANT_SETTING_KEYS, merchantSettingProblem } from "../core/merchant-settings.ts";
 import type { Merchant } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 
@@ -73,20 +74,47 @@ export function register(program: Command, cli: Cli): void {
     .description("change a merchant's options")
     .option("--notify-method <method>", "native notifications by POST (default) or GET")
     .option("--name <name>", "rename")
-    .option("--setting <key=value...>", "per-merchant cashier setting override (pay_tip, service_qq, ...); empty value removes it")
+    .option("--setting <key=value...>", `per-merchant cashier setting override (${MERCHANT_SETTING_KEYS.join(", ")}); empty value removes it`)
     .action(async (pid: string, o: { notifyMethod?: string; name?: string; setting?: string[] }) => {
-      const m = await mustGet(cli, pid);
+      if (o.notifyMethod === undefined && o.name === undefined && o.setting === undefined) {
+        throw new CliError("nothing to set: give --name, --notify-method or --setting key=value");
+      }
       const method = o.notifyMethod?.toUpperCase();
       if (method !== undefined && method !== "GET" && method !== "POST") throw new CliError("--notify-method must be GET or POST");
+      if (o.name !== undefined && o.name.trim() === "") throw new CliError("--name must not be empty");
+      const m = await mustGet(cli, pid);
       const settings = { ...m.settings };
       for (const kv of o.setting ?? []) {
-        const i = kv.indexOf("=");
-        if (i < 1) throw new CliError(`--setting expects key=value, got ${kv}`);
-        const [k, v] = [kv.slice(0, i), kv.slice(i + 1)];
+        const [k, v, problem] = settingPair(kv);
+        if (problem) throw new CliError(problem);
         if (v === "") delete settings[k];
         else settings[k] = v;
       }
-      await cli.open().store.updateMerchant(m.pid, { notifyMethod: method as "GET" | "POST" | undefined, name: o.name, settings });
+      await cli.open().store.updateMerchant(m.pid, { notifyMethod: method as "GET" | "POST" | undefined, name: o.name?.trim(), settings });
       console.log(`merchant ${m.pid} updated`);
     });
+
+  merchant
+    .command("rotate-secret <pid>")
+    .description("replace a merchant's AppSecret; the new one is shown once and the old one stops working at once")
+    .option("--secret <secret>", "the new AppSecret (default: 32 random hex characters)")
+    .option("--json", "print JSON")
+    .action(async (pid: string, o: { secret?: string; json?: boolean }) => {
+      const m = await mustGet(cli, pid);
+      const secret = o.secret ?? randomBytes(16).toString("hex");
+      if (secret.length < 16) throw new CliError("--secret must be at least 16 characters");
+      if (secret === m.secret) throw new CliError("--secret is the current AppSecret; give a new one");
+      await cli.open().store.updateMerchant(m.pid, { secret });
+      if (o.json) return printJson({ pid: m.pid, secret });
+      console.log(`${pc.green("AppSecret replaced")}  pid ${pc.bold(String(m.pid))}  ${pc.dim("(the old one no longer signs anything; a running server sees this within a second)")}`);
+      console.log(`AppSecret ${pc.bold(secret)}  ${pc.dim("(shown once; put it in the merchant's site and in its monitoring clients)")}`);
+    });
+}
+
+/** key=value of a known per-merchant setting, its value checked like `settings set`. */
+function settingPair(kv: string): [string, string, string | null] {
+  const i = kv.indexOf("=");
+  if (i < 1) return ["", "", `--setting expects key=value, got ${kv}`];
+  const [k, v] = [kv.slice(0, i), kv.slice(i + 1)];
+  return [k, v, merchantSettingProblem(k, v)];
 }

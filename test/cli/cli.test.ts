@@ -60,7 +60,7 @@ describe("xpay CLI", () => {
     const sig = createSign("RSA-SHA256").update("x").sign(k.merchant_private_key, "base64");
     expect(createVerify("RSA-SHA256").update("x").verify(k.merchant_public_key, sig, "base64")).toBe(true);
     expect(json("merchant", "show", "1001").rsa_public_key).toBe(k.merchant_public_key);
-    expect(json("keygen", "--pid", "1001").platform_public_key).toBe(k.platform_public_key);
+    expect(json("keygen", "--pid", "1001", "--force").platform_public_key).toBe(k.platform_public_key);
   });
 
   test("settings validate, order commands report missing orders, errors are one line", () => {
