@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { formatDateTime } from "../core/ids.ts";
 import { formatYuan } from "../core/money.ts";
-import { effectiveStatus, STATUS_NAMES } from "../core/order-state.ts";
+import { cancelOrder } from "../core/cancel-order.ts";
+import { effectiveStatus, parseStatusWord, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
 import { printOrderQr } from "./order-qr.ts";
@@ -17,6 +18,8 @@ export function orderView(o: Order, now: number) {
     created_at: formatDateTime(o.createdAt), expire_time: o.expireTime, paid_at: o.paidAt === null ? "" : formatDateTime(o.paidAt),
   };
 }
+
+const STATUS_HELP = Object.keys(STATUS_WORDS).join(", ");
 
 export function register(program: Command, cli: Cli): Command {
   const order = program.command("order").description("orders");
@@ -42,19 +45,30 @@ export function register(program: Command, cli: Cli): Command {
     .command("list")
     .description("list orders, newest first")
     .option("--pid <pid>", "only this merchant")
-    .option("--status <status>", "1 pending, 2 paid, 3 closed, 4 timed out, 5 failed")
+    .option("--status <status>", `${STATUS_HELP} (or 1-5)`)
     .option("--limit <n>", "at most n orders", "50")
     .option("--json", "print JSON")
     .action(async (o: { pid?: string; status?: string; limit: string; json?: boolean }) => {
       const gw = cli.open();
-      const status = intArg("--status", o.status);
-      if (status !== undefined && (status < 1 || status > 5)) throw new CliError("--status must be 1..5");
+      const status = o.status === undefined ? undefined : parseStatusWord(o.status);
+      if (status === null) throw new CliError(`--status must be one of: ${STATUS_HELP} (or 1-5)`);
       // Stored status 1 includes orders the sweeper has not timed out yet; filter on what they read as.
       const rows = (await gw.store.listOrders({ pid: intArg("--pid", o.pid), status: status === 4 ? undefined : status, limit: intArg("--limit", o.limit, { min: 1 }) }))
         .map((x) => orderView(x, gw.clock.now()))
         .filter((x) => status === undefined || x.status === status);
       if (o.json) return printJson(rows);
       printTable(rows, ["trade_no", "out_trade_no", "pid", "pay_type", "amount", "trade_amount", "status_text", "created_at"]);
+    });
+  order
+    .command("close <trade_no>")
+    .description("close a pending order (as a merchant's cancel call does): it can no longer be paid")
+    .action(async (tradeNo: string) => {
+      const gw = cli.open();
+      const found = await gw.store.getOrder(tradeNo);
+      if (!found) throw new CliError(`no order ${tradeNo}`);
+      const r = await cancelOrder(gw, found);
+      if (!r.ok) throw new CliError(r.reason);
+      console.log(`order ${tradeNo} closed`);
     });
   return order;
 }
