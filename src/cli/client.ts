@@ -2,8 +2,8 @@
 // is online (seen within the heartbeat_timeout setting).
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatDateTime } from "../core/ids.ts";
 import { type Cli, printJson, printTable } from "./context.ts";
+import { showTime } from "./time.ts";
 
 export function register(program: Command, cli: Cli): void {
   const client = program.command("client").description("monitoring clients that report payments");
@@ -17,7 +17,7 @@ export function register(program: Command, cli: Cli): void {
       const now = gw.clock.now();
       const rows = (await gw.store.listClients()).map((c) => ({
         id: c.id, kind: c.kind, pid: c.pid, name: c.name, channel_id: c.channelId ?? "", ext_data: c.extData,
-        last_seen: formatDateTime(c.lastSeenAt), online: now - c.lastSeenAt <= timeout,
+        last_seen: showTime(c.lastSeenAt), online: now - c.lastSeenAt <= timeout,
       }));
       if (o.json) return printJson(rows);
       printTable(

@@ -3,13 +3,13 @@
 // `--deliver` sends it from this process when no server runs.
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatDateTime } from "../core/ids.ts";
 import { deliverDue } from "../core/notify/deliver.ts";
 import type { Notification } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { showTimeMs } from "./time.ts";
 
 const STATUSES = ["pending", "delivered", "failed"];
-const ms = (t: number | null) => (t === null ? "" : formatDateTime(Math.floor(t / 1000)));
+const ms = showTimeMs;
 
 export function notificationView(n: Notification) {
   return {

@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatDateTime } from "../core/ids.ts";
 import { formatYuan } from "../core/money.ts";
 import { cancelOrder } from "../core/cancel-order.ts";
 import { effectiveStatus, parseStatusWord, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
+import { showTime } from "./time.ts";
 import { printOrderQr } from "./order-qr.ts";
 
 export function orderView(o: Order, now: number) {
@@ -15,7 +15,7 @@ export function orderView(o: Order, now: number) {
     amount: formatYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : formatYuan(o.tradeAmount), account_id: o.accountId,
     status, status_text: STATUS_NAMES[status], fail_reason: o.failReason, notify_url: o.notifyUrl, return_url: o.returnUrl,
     param: o.param, clientip: o.clientip, device: o.device, api_trade_no: o.apiTradeNo, buyer: o.buyer,
-    created_at: formatDateTime(o.createdAt), expire_time: o.expireTime, paid_at: o.paidAt === null ? "" : formatDateTime(o.paidAt),
+    created_at: showTime(o.createdAt), expire_time: showTime(o.expireTime), paid_at: showTime(o.paidAt),
   };
 }
 

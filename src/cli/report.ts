@@ -2,16 +2,16 @@
 // so an operator can see why a phone's payment did or did not pay an order.
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatDateTime } from "../core/ids.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { showTime } from "./time.ts";
 
 const OUTCOMES = ["matched", "unmatched", "duplicate", "rejected", "accepted"];
 
 export function reportView(r: StoredReport) {
   return {
     id: r.id, kind: r.kind, pid: r.pid ?? "", client: r.client, amount: r.amount ?? "", pay_type: r.payType, channel_code: r.channelCode,
-    outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: formatDateTime(r.createdAt), raw: r.raw, source: r.source ?? "",
+    outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: showTime(r.createdAt), raw: r.raw, source: r.source ?? "",
   };
 }
 
@@ -39,7 +39,7 @@ export function register(program: Command, cli: Cli): void {
         const counts = await store.listRefusalCounts({ limit: 20 });
         console.log(`\n${pc.bold("refusals counted")} ${pc.dim("(every refused report, including those no longer kept above)")}`);
         printTable(
-          counts.map((c) => ({ source: c.source, reason: c.reason, count: c.count, first_seen: formatDateTime(c.firstSeen), last_seen: formatDateTime(c.lastSeen) })),
+          counts.map((c) => ({ source: c.source, reason: c.reason, count: c.count, first_seen: showTime(c.firstSeen), last_seen: showTime(c.lastSeen) })),
           ["source", "reason", "count", "first_seen", "last_seen"],
         );
       }

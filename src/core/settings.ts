@@ -1,5 +1,6 @@
 // Operator settings: one table of keys with their defaults, checks and help text. The CLI's
 // `xpay settings` documents itself from this table, and the core reads typed values through it.
+import { DEFAULT_TIME_ZONE, timeZoneProblem } from "./time.ts";
 
 export interface SettingDef {
   key: string;
@@ -28,6 +29,7 @@ export const SETTINGS: SettingDef[] = [
   { key: "notify_per_target", default: "16", help: "Notification attempts in flight at once to one host:port, whichever merchants point there.", check: intIn(1, 128) },
   { key: "public_rate_limit", default: "120", help: "Requests per minute per client IP on the public cashier routes (/pay/*, /api/order/*, /qrcode); 0 = no limit.", check: intIn(0, 1000000) },
   { key: "base_url", default: "", help: "Public base URL of the gateway for links that CLI commands print (order inspect). `xpay serve` records the one it uses (--base-url, XPAY_BASE_URL, or http://host:port) at every start; XPAY_BASE_URL wins over it.", check: (v) => (v === "" || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(v) ? null : "must be an http(s) URL such as https://pay.example.com") },
+  { key: "timezone", default: DEFAULT_TIME_ZONE, help: "Time zone of every time xpay shows the operator (log lines, CLI output), each with its UTC offset, e.g. 2026-11-23 20:15:00 +08:00; an IANA name such as Asia/Shanghai or UTC. `xpay serve` reads it at start. trade_no, daily limits and the epay addtime/endtime fields stay on China time (UTC+8) whatever it says.", check: timeZoneProblem },
   { key: "auth_fail_limit", default: "30", help: "Failed authentications (unknown merchant, bad signature, bad key, unreadable request) per minute per client IP on every merchant and report route; an address over it is answered 429-style at once until a minute's share refills; 0 = no limit.", check: intIn(0, 1000000) },
   { key: "report_retention_days", default: "30", help: "Days to keep reports that recorded no payment (heartbeats, refused reports, duplicates, messages that were not a payment) and the refusal counters; reports of a payment are kept like orders. 0 = keep forever.", check: intIn(0, 36500) },
   { key: "attempt_retention_days", default: "30", help: "Days to keep the attempt log (status, response excerpt) of delivered or failed notifications; a notification still being retried keeps all of its attempts. 0 = keep forever.", check: intIn(0, 36500) },
