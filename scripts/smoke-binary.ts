@@ -37,6 +37,7 @@ const receiver = Bun.serve({
 let server: ReturnType<typeof Bun.spawn> | null = null;
 try {
   step(`binary ${bin}, version ${run("--version").trim()}`);
+  run("migrate"); // only serve and migrate create a database
   const merchant = JSON.parse(run("merchant", "add", "--name", "Smoke", "--json")) as { pid: number; secret: string };
   run("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a1", "--name", "A", "--qrcode", "https://qr.alipay.com/smoke");
   const port = freePort();

@@ -4,30 +4,47 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import type { Gateway } from "../core/gateway.ts";
 import { openGateway } from "../server/bootstrap.ts";
+import { SqliteStore } from "../store/sqlite/index.ts";
+import { accessOf, chooseDbPath, type DbAccess, openFor } from "./database.ts";
+import { CliError } from "./errors.ts";
+import { checkBaseUrl } from "./serve-input.ts";
+import { useTimeZone } from "./time.ts";
 
-/** A failure to report as one line on stderr with a non-zero exit, never a stack trace. */
-export class CliError extends Error {}
+export { CliError };
 
 export interface Cli {
-  /** The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use. */
+  /**
+   * The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use, the way
+   * the running command may (see accessOf: only serve and migrate create a database).
+   */
   open(o?: { baseUrl?: string; trustProxy?: boolean | number; baseUrlExplicit?: boolean }): Gateway;
   dbPath(): string;
+  /** How the running command may use the database. */
+  access(): DbAccess;
   close(): void;
 }
 
 export function createCli(program: Command): Cli {
   let gw: Gateway | null = null;
-  const dbPath = () => (program.opts().db as string | undefined) ?? process.env.XPAY_DB ?? "./xpay.db";
+  let command = "";
+  program.hook("preAction", (_root, action) => {
+    const names: string[] = [];
+    for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
+    command = names.join(" ");
+  });
+  const dbPath = () => chooseDbPath(program.opts().db as string | undefined, process.env.XPAY_DB);
+  const access = () => accessOf(command);
   return {
     dbPath,
+    access,
     open(o = {}) {
       if (!gw) {
-        try {
-          const explicit = o.baseUrlExplicit ?? process.env.XPAY_BASE_URL !== undefined;
-          gw = openGateway({ db: dbPath(), baseUrl: o.baseUrl ?? process.env.XPAY_BASE_URL, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
-        } catch (e) {
-          throw new CliError(`cannot open database ${dbPath()}: ${e instanceof Error ? e.message : String(e)}`);
-        }
+        const path = dbPath();
+        const envBase = process.env.XPAY_BASE_URL === undefined ? undefined : checkBaseUrl(process.env.XPAY_BASE_URL, "XPAY_BASE_URL");
+        const { db } = openFor(path, access());
+        useTimeZone((db.query("SELECT value FROM settings WHERE key = 'timezone'").get() as { value: string } | null)?.value);
+        const explicit = o.baseUrlExplicit ?? envBase !== undefined;
+        gw = openGateway({ db: path, store: new SqliteStore(db), baseUrl: o.baseUrl ?? envBase, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
       }
       return gw;
     },

@@ -1,16 +1,17 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { openDatabase } from "../store/db.ts";
-import { migrate, migrationStatus } from "../store/migrate.ts";
+import { currentVersion, LATEST_VERSION, migrationStatus } from "../store/migrate.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
+import { migrateOrRefuse, openFor, tooNewMessage } from "./database.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
     .command("backup <path>")
     .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600")
     .action(async (path: string) => {
+      const store = cli.open().store; // a missing database is its own one-line error, not "backup failed"
       try {
-        await cli.open().store.backupTo(path);
+        await store.backupTo(path);
       } catch (e) {
         throw new CliError(`backup failed: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -19,21 +20,20 @@ export function register(program: Command, cli: Cli): void {
 
   program
     .command("migrate")
-    .description("show the schema migrations and apply the pending ones (serve also applies them on start)")
-    .option("--status", "only show which migrations are applied")
+    .description("create the database if it does not exist, show the schema migrations and apply the pending ones (serve also applies them on start)")
+    .option("--status", "only show which migrations are applied (reads the file read-only, creates nothing)")
     .option("--json", "print JSON")
     .action((o: { status?: boolean; json?: boolean }) => {
-      let db;
+      const path = cli.dbPath();
+      const { db } = openFor(path, o.status ? "read" : "create", { upgrade: false });
       try {
-        db = openDatabase(cli.dbPath());
-      } catch (e) {
-        throw new CliError(`cannot open database ${cli.dbPath()}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      try {
-        const applied = o.status ? [] : migrate(db);
+        const applied = o.status ? [] : migrateOrRefuse(db, path);
+        const version = currentVersion(db);
         const status = migrationStatus(db);
-        if (o.json) return printJson({ applied, migrations: status });
+        const newer = version > LATEST_VERSION ? tooNewMessage(path, version) : null;
+        if (o.json) return printJson({ applied, version, known: LATEST_VERSION, migrations: status, ...(newer ? { newer } : {}) });
         for (const m of status) console.log(`${m.applied ? pc.green("applied") : pc.yellow("pending")}  ${String(m.version).padStart(3, "0")} ${m.name}`);
+        if (newer) console.log(pc.yellow(newer));
         if (!o.status) console.log(applied.length ? `applied ${applied.join(", ")}` : "nothing to apply");
       } finally {
         db.close();

@@ -7,7 +7,20 @@ export interface MigrationState {
   applied: boolean;
 }
 
-function currentVersion(db: Database): number {
+/** The newest schema this binary knows; a file above it was written by a newer xpay. */
+export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
+
+/**
+ * Thrown instead of touching a schema newer than this binary (an older xpay started on a file a
+ * newer one upgraded): its code would write rows the newer schema's rules no longer expect.
+ */
+export class SchemaTooNewError extends Error {
+  constructor(readonly found: number, readonly known: number) {
+    super(`schema version ${found} is newer than this xpay knows (${known})`);
+  }
+}
+
+export function currentVersion(db: Database): number {
   const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
   return row?.user_version ?? 0;
 }
@@ -19,6 +32,8 @@ export function migrationStatus(db: Database, all: Migration[] = MIGRATIONS): Mi
 
 /** Applies pending migrations, each in its own transaction; returns the versions applied. */
 export function migrate(db: Database, all: Migration[] = MIGRATIONS): number[] {
+  const known = all.at(-1)?.version ?? 0;
+  if (currentVersion(db) > known) throw new SchemaTooNewError(currentVersion(db), known);
   const applied: number[] = [];
   for (const m of all) {
     if (m.version <= currentVersion(db)) continue;

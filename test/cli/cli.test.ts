@@ -21,6 +21,7 @@ const json = (...args: string[]) => {
 
 describe("xpay CLI", () => {
   test("merchant add prints pid and secret; list hides the secret; the db file is private", () => {
+    expect(xpay("migrate").code).toBe(0); // only serve and migrate create a database
     const m = json("merchant", "add", "--name", "Shop");
     expect(m).toEqual({ pid: 1001, name: "Shop", secret: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(json("merchant", "add", "--name", "Two", "--pid", "2000", "--secret", "s".repeat(20)).pid).toBe(2000);

@@ -18,6 +18,7 @@ function xpay(...args: string[]) {
 }
 
 test("setup: a database with a merchant secret", () => {
+  expect(xpay("migrate").code).toBe(0);
   expect(xpay("merchant", "add", "--name", "Shop").code).toBe(0);
 });
 

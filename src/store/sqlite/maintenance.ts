@@ -32,7 +32,15 @@ export function backupTo(db: Database, path: string): void {
   const staging = mkdtempSync(join(dirname(target), `.${basename(target)}.tmp-`)); // mode 0700
   try {
     const tmp = join(staging, "backup.db");
-    db.query("VACUUM INTO $path").run({ path: tmp });
+    // A read-only command's connection runs under query_only, which refuses VACUUM INTO as well,
+    // though it writes only the new file: lifted for this one statement.
+    const queryOnly = (db.query("PRAGMA query_only").get() as { query_only: number }).query_only === 1;
+    if (queryOnly) db.exec("PRAGMA query_only = OFF");
+    try {
+      db.query("VACUUM INTO $path").run({ path: tmp });
+    } finally {
+      if (queryOnly) db.exec("PRAGMA query_only = ON");
+    }
     chmodSync(tmp, 0o600);
     try {
       linkSync(tmp, target);
