@@ -1,10 +1,22 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { forceBlockPrivate } from "../core/notify/target.ts";
-import { createLogger } from "../server/logger.ts";
+import { formatIsoLocal, formatLocal } from "../core/time.ts";
+import { registerInstance, secondInstanceMessage } from "../server/instances.ts";
+import { createLogger, type LogFormat } from "../server/logger.ts";
 import { startServer } from "../server/serve.ts";
 import { DatabaseDamagedError } from "../server/start-check.ts";
-import { type Cli, CliError, requireInt } from "./context.ts";
+import { type Cli, CliError } from "./context.ts";
+import { checkBaseUrl, checkHostSyntax, checkLogFormat, checkPort, probeListen, proxyHops, sourceOf } from "./serve-input.ts";
+
+interface ServeFlags {
+  port: string;
+  host: string;
+  baseUrl?: string;
+  trustProxy?: boolean | string;
+  logFormat: string;
+  notifyBlockPrivate?: boolean;
+}
 
 export function register(program: Command, cli: Cli): void {
   program
@@ -16,50 +28,72 @@ export function register(program: Command, cli: Cli): void {
     .option("--trust-proxy [hops]", "behind reverse proxies: take the client address from the X-Forwarded-For entry the proxy appended; hops = how many proxies append (default 1; XPAY_TRUST_PROXY=N)")
     .option("--notify-block-private", "refuse notify_url targets on private, loopback and link-local addresses (XPAY_NOTIFY_BLOCK_PRIVATE=1)")
     .option("--log-format <format>", "json or pretty (XPAY_LOG_FORMAT)", process.env.XPAY_LOG_FORMAT ?? "pretty")
-    .action(async (o: { port: string; host: string; baseUrl?: string; trustProxy?: boolean | string; logFormat: string; notifyBlockPrivate?: boolean }) => {
-      if (o.logFormat !== "json" && o.logFormat !== "pretty") throw new CliError("--log-format must be json or pretty");
-      const port = requireInt("--port", o.port);
-      if (port > 65535) throw new CliError("--port must be at most 65535");
-      const baseUrl = o.baseUrl ?? process.env.XPAY_BASE_URL ?? `http://${o.host === "0.0.0.0" ? "127.0.0.1" : o.host}:${port}`;
-      const baseUrlExplicit = o.baseUrl !== undefined || process.env.XPAY_BASE_URL !== undefined;
-      const gw = cli.open({ baseUrl, trustProxy: proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY), baseUrlExplicit });
-      gw.log = createLogger(o.logFormat);
-      if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
-      let server;
+    .action(async (o: ServeFlags, cmd: Command) => {
+      const format = checkLogFormat(o.logFormat, sourceOf(cmd, "logFormat", "--log-format", "XPAY_LOG_FORMAT"));
       try {
-        server = await startServer(gw, { port, host: o.host });
+        await serve(cli, cmd, o, format);
       } catch (e) {
-        const code = (e as { code?: string }).code;
-        if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(cli.dbPath(), e.message));
-        if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${o.host} is already in use; choose another with --port`);
-        const msg = e instanceof Error ? e.message : String(e);
-        if (/locked|busy/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is locked by another process (${msg})`);
-        if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is not writable (${msg})`);
-        throw new CliError(`cannot start the server: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
-      console.log(`${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}`)}`);
-      const running = server;
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        console.log(pc.dim(`${signal}: stopping`));
-        await running.stop();
+        if (format !== "json" || !(e instanceof CliError)) throw e;
+        // A collector that reads JSON lines gets the refusal as one too (on stderr, exit 1).
         cli.close();
-        process.exit(0);
-      };
-      process.on("SIGINT", () => void stop("SIGINT"));
-      process.on("SIGTERM", () => void stop("SIGTERM"));
+        process.stderr.write(JSON.stringify({ time: formatIsoLocal(Date.now()), level: "error", event: "serve.failed", error: e.message }) + "\n");
+        process.exit(1);
+      }
     });
 }
 
-/** `--trust-proxy` alone is one proxy; a number is that many; unset or 0 trusts none. */
-function proxyHops(value: boolean | string | undefined): number {
-  if (value === undefined || value === false || value === "") return 0;
-  if (value === true) return 1;
-  if (!/^\d{1,2}$/.test(value)) throw new CliError(`--trust-proxy takes the number of proxies in front of xpay (1 for one nginx), not "${value.slice(0, 20)}"`);
-  return Number(value);
+async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): Promise<void> {
+  // Every input is checked, and the address bound once, before the database is opened or created.
+  const port = checkPort(o.port, sourceOf(cmd, "port", "--port", "XPAY_PORT"));
+  const hostSource = sourceOf(cmd, "host", "--host", "XPAY_HOST");
+  const host = checkHostSyntax(o.host, hostSource);
+  const explicitBase = o.baseUrl !== undefined ? checkBaseUrl(o.baseUrl, "--base-url") : process.env.XPAY_BASE_URL !== undefined ? checkBaseUrl(process.env.XPAY_BASE_URL, "XPAY_BASE_URL") : undefined;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const baseUrl = explicitBase ?? `http://${shownHost}:${port}`;
+  const trustProxy = proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY, o.trustProxy !== undefined ? "--trust-proxy" : "XPAY_TRUST_PROXY");
+  cli.dbPath(); // an empty --db / XPAY_DB is refused here too, before the port is probed
+  probeListen(host, port, hostSource);
+
+  const gw = cli.open({ baseUrl, trustProxy, baseUrlExplicit: explicitBase !== undefined });
+  const log = createLogger(format, undefined, (await gw.settings()).str("timezone"));
+  gw.log = log;
+  if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
+  let server;
+  try {
+    server = await startServer(gw, { port, host });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(cli.dbPath(), e.message));
+    if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is already in use; choose another with --port`);
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/locked|busy/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is locked by another process (${msg})`);
+    if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is not writable (${msg})`);
+    throw new CliError(`cannot start the server: ${msg}`);
+  }
+  const instances = await registerInstance(gw, server.port);
+  for (const other of instances.others) {
+    log.warn("serve.second_instance", { message: secondInstanceMessage(other, formatLocal(other.started, log.timeZone)), other_pid: other.pid, other_host: other.host, other_port: other.port });
+  }
+  await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
+  log.notice(
+    "listening",
+    { url: server.url, db: cli.dbPath(), base_url: gw.baseUrl, time_zone: log.timeZone },
+    `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
+  );
+  const running = server;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.notice("stopping", { signal }, pc.dim(`${signal}: stopping`));
+    await running.stop();
+    await instances.stop();
+    cli.close();
+    log.notice("stopped", { signal }, pc.dim("stopped"));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
 }
 
 /** One line: which file, what the check found, what to do. */

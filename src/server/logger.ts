@@ -1,19 +1,45 @@
 import pc from "picocolors";
 import { type LogFields, type Logger, mask } from "../core/log.ts";
+import { DEFAULT_TIME_ZONE, formatIsoLocal, formatLocalClock } from "../core/time.ts";
 
 export type LogFormat = "json" | "pretty";
 
-/** Writes one line per event: JSON for log collectors, or coloured text for a terminal. */
-export function createLogger(format: LogFormat, write: (line: string) => void = (l) => process.stdout.write(l + "\n")): Logger {
-  const line = (level: "info" | "error", name: string, fields: LogFields = {}) => {
+/** The server's logger: the core's events and errors, plus warnings and the start/stop lines. */
+export interface ServeLogger extends Logger {
+  warn(name: string, fields?: LogFields): void;
+  /** A line a person reads in the terminal (`text`); in JSON it is the event with its fields. */
+  notice(name: string, fields: LogFields, text: string): void;
+  /** The `timezone` setting: every line's time is in it, with its UTC offset. */
+  timeZone: string;
+}
+
+type Level = "info" | "warn" | "error";
+
+/**
+ * Writes one line per event: JSON for log collectors (every line, the start and stop lines
+ * included, so a collector never meets a line it cannot parse), or coloured text for a terminal.
+ */
+export function createLogger(format: LogFormat, write: (line: string) => void = (l) => process.stdout.write(l + "\n"), timeZone = DEFAULT_TIME_ZONE): ServeLogger {
+  const log: ServeLogger = {
+    timeZone,
+    event: (n, f) => line("info", n, f),
+    warn: (n, f) => line("warn", n, f),
+    error: (n, f) => line("error", n, f),
+    notice: (n, f, text) => line("info", n, f, text),
+  };
+  function line(level: Level, name: string, fields: LogFields = {}, text?: string) {
     const safe = mask(fields);
+    const now = Date.now();
     if (format === "json") {
-      write(JSON.stringify({ time: new Date().toISOString(), level, event: name, ...safe }));
+      write(JSON.stringify({ time: formatIsoLocal(now, log.timeZone), level, event: name, ...safe }));
       return;
     }
+    const clock = pc.dim(formatLocalClock(now, log.timeZone));
+    if (text !== undefined) return write(`${clock} ${text}`);
+    if (level === "warn" && typeof safe.message === "string") return write(`${clock} ${pc.yellow("warning:")} ${safe.message}`);
     const parts = Object.entries(safe).map(([k, v]) => `${pc.dim(k + "=")}${typeof v === "string" ? v : JSON.stringify(v)}`);
-    const head = level === "error" ? pc.red(name) : pc.cyan(name);
-    write(`${pc.dim(new Date().toISOString().slice(11, 19))} ${head} ${parts.join(" ")}`);
-  };
-  return { event: (n, f) => line("info", n, f), error: (n, f) => line("error", n, f) };
+    const head = level === "error" ? pc.red(name) : level === "warn" ? pc.yellow(`warning ${name}`) : pc.cyan(name);
+    write(`${clock} ${head} ${parts.join(" ")}`);
+  }
+  return log;
 }
