@@ -1,7 +1,7 @@
 // The order state machine as pure rules: what a status reads as at the expiry edge, and the
 // spec's cancel table.
 import { describe, expect, test } from "bun:test";
-import { decideCancel, effectiveStatus, STATUS_NAMES } from "../../src/core/order-state.ts";
+import { decideCancel, effectiveStatus, parseStatusWord, STATUS_NAMES, STATUS_WORDS } from "../../src/core/order-state.ts";
 
 const EXPIRE = 1_800_000_900;
 
@@ -30,4 +30,13 @@ describe("decideCancel", () => {
 
 test("status names", () => {
   expect(STATUS_NAMES).toEqual({ 1: "pending", 2: "paid", 3: "closed", 4: "timed out", 5: "creation failed" });
+});
+
+test("status words and numbers typed by the operator", () => {
+  expect(STATUS_WORDS).toEqual({ pending: 1, paid: 2, closed: 3, expired: 4, failed: 5 });
+  for (const [word, n] of Object.entries(STATUS_WORDS)) {
+    expect(parseStatusWord(word)).toBe(n);
+    expect(parseStatusWord(String(n))).toBe(n);
+  }
+  for (const v of ["", "0", "6", "12", " 1", "1 ", "01", "Paid", "timed out", "toString", "constructor", "__proto__", "hasOwnProperty"]) expect(parseStatusWord(v)).toBeNull();
 });
