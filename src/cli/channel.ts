@@ -6,6 +6,7 @@ import { PAY_TYPES } from "../core/order-input.ts";
 import type { ChannelFields, SaveChannelResult } from "../core/store.ts";
 import type { ChannelAccount } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
+import { examples } from "./help.ts";
 
 const view = (a: ChannelAccount) => ({
   id: a.id, pid: a.pid, pay_type: a.payType, code: a.code, name: a.name, enabled: a.enabled,
@@ -38,13 +39,18 @@ function saved(r: SaveChannelResult, id?: number): ChannelAccount {
 }
 
 const PAY_TYPE_HELP = PAY_TYPES.join(" / ");
+const ADD_EXAMPLE = 'xpay channel add --pid 0 --pay-type alipay --code alipay_qr --name "Alipay A" --qrcode https://qr.alipay.com/fkx0001 --max 50000';
 
 export function register(program: Command, cli: Cli): void {
-  const channel = program.command("channel").description("receiving accounts (static QR codes) that orders are allocated to");
+  const channel = program
+    .command("channel")
+    .description("receiving accounts (static QR codes) that orders are allocated to")
+    .addHelpText("after", examples(ADD_EXAMPLE, "xpay channel list", "xpay channel edit 1 --max 100000"));
 
   channel
     .command("add")
     .description("add a receiving account; amounts are in cents (1250 = 12.50 yuan), 0 = no limit")
+    .addHelpText("after", examples(ADD_EXAMPLE, 'xpay channel add --pid 1001 --pay-type wxpay --code wx_main --name "WeChat main" --qrcode wxp://f2f0xxxxxxxx --min 100 --max 500000 --day 5000000'))
     .requiredOption("--pid <pid>", "owner merchant, or 0 for an account shared by every merchant")
     .requiredOption("--pay-type <type>", PAY_TYPE_HELP)
     .requiredOption("--code <code>", "channel code, unique per merchant and pay type (monitoring clients report it)")
@@ -68,6 +74,7 @@ export function register(program: Command, cli: Cli): void {
   channel
     .command("edit <id>")
     .description("change an account's fields (the others stay); the same checks as add; amounts are in cents")
+    .addHelpText("after", examples("xpay channel edit 1 --max 100000   # 1000.00 yuan per order at most", "xpay channel edit 1 --qrcode https://qr.alipay.com/fkx0002 --scheme ''"))
     .option("--pid <pid>", "owner merchant, or 0 for shared (only while no order used the account)")
     .option("--pay-type <type>", `${PAY_TYPE_HELP} (only while no order used the account)`)
     .option("--code <code>", "channel code")
@@ -94,6 +101,7 @@ export function register(program: Command, cli: Cli): void {
   channel
     .command("remove <id>")
     .description("delete an account that no order used (otherwise disable it)")
+    .addHelpText("after", examples("xpay channel remove 1"))
     .action(async (idText: string) => {
       const id = requireInt("id", idText, { min: 1 });
       const r = await removeChannel(cli.open(), id);
@@ -105,6 +113,7 @@ export function register(program: Command, cli: Cli): void {
   channel
     .command("list")
     .description("list receiving accounts (amounts in cents)")
+    .addHelpText("after", examples("xpay channel list", "xpay channel list --pid 1001 --json"))
     .option("--pid <pid>", "only this owner's accounts")
     .option("--json", "print JSON")
     .action(async (o: { pid?: string; json?: boolean }) => {
@@ -113,10 +122,15 @@ export function register(program: Command, cli: Cli): void {
       printTable(all, ["id", "pid", "pay_type", "code", "name", "enabled", "min_amount", "max_amount", "day_amount"]);
     });
 
-  for (const [name, enabled] of [["disable", false], ["enable", true]] as const) {
+  const toggles = [
+    ["disable", false, "disable an account: it takes no new orders (its pending orders can still be paid)"],
+    ["enable", true, "enable an account: new orders can be allocated to it again"],
+  ] as const;
+  for (const [name, enabled, description] of toggles) {
     channel
       .command(`${name} <id>`)
-      .description(`${name} an account (a disabled account takes no new orders)`)
+      .description(description)
+      .addHelpText("after", examples(`xpay channel ${name} 1`))
       .action(async (id: string) => {
         const a = await cli.open().store.updateChannel(requireInt("id", id, { min: 1 }), { enabled });
         if (!a) throw new CliError(`no account with id ${id}`);

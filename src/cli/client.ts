@@ -3,13 +3,18 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { type Cli, printJson, printTable } from "./context.ts";
+import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
 
 export function register(program: Command, cli: Cli): void {
-  const client = program.command("client").description("monitoring clients that report payments");
+  const client = program
+    .command("client")
+    .description("monitoring clients that report payments")
+    .addHelpText("after", examples("xpay client list"));
   client
     .command("list")
     .description("list clients, most recently seen first")
+    .addHelpText("after", examples("xpay client list", "xpay client list --json"))
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const gw = cli.open();

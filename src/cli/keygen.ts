@@ -3,11 +3,13 @@ import pc from "picocolors";
 import { ensurePlatformKeys, newRsaKeyPair } from "../core/platform-keys.ts";
 import { pemToBase64 } from "../protocols/signing.ts";
 import { type Cli, CliError, printJson, requireInt } from "./context.ts";
+import { examples } from "./help.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
     .command("keygen")
     .description("new epay V2 merchant key pair for a merchant (the private key is printed once, never stored)")
+    .addHelpText("after", examples("xpay keygen --pid 1001", "xpay keygen --pid 1001 --force --json   # replaces its keys: the old private key stops working"))
     .requiredOption("--pid <pid>", "merchant id")
     .option("--force", "replace the merchant's V2 keys; its current private key stops working")
     .option("--json", "print JSON")

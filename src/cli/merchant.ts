@@ -4,6 +4,7 @@ import pc from "picocolors";
 import { MERCHANT_SETTING_KEYS, merchantSettingProblem } from "../core/merchant-settings.ts";
 import type { Merchant } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
+import { examples } from "./help.ts";
 
 const view = (m: Merchant) => ({ pid: m.pid, name: m.name, active: m.active, notify_method: m.notifyMethod, v2_key: m.rsaPublicKey ? "yes" : "no", settings: m.settings });
 
@@ -15,11 +16,15 @@ async function mustGet(cli: Cli, pidText: string): Promise<Merchant> {
 }
 
 export function register(program: Command, cli: Cli): void {
-  const merchant = program.command("merchant").description("merchants (pid and AppSecret)");
+  const merchant = program
+    .command("merchant")
+    .description("merchants (pid and AppSecret)")
+    .addHelpText("after", examples('xpay merchant add --name "My shop"', "xpay merchant list", "xpay merchant show 1001 --show-secret"));
 
   merchant
     .command("add")
     .description("add a merchant; prints its pid and AppSecret")
+    .addHelpText("after", examples('xpay merchant add --name "My shop"', 'xpay merchant add --name "My shop" --pid 1001 --secret a1b2c3d4e5f60718293a4b5c6d7e8f90 --json'))
     .requiredOption("--name <name>", "merchant name")
     .option("--pid <pid>", "merchant id (default: next free from 1001)")
     .option("--secret <secret>", "AppSecret (default: 32 random hex characters)")
@@ -39,6 +44,7 @@ export function register(program: Command, cli: Cli): void {
   merchant
     .command("list")
     .description("list merchants")
+    .addHelpText("after", examples("xpay merchant list", "xpay merchant list --json"))
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const all = (await cli.open().store.listMerchants()).map(view);
@@ -49,6 +55,7 @@ export function register(program: Command, cli: Cli): void {
   merchant
     .command("show <pid>")
     .description("show one merchant (the AppSecret only with --show-secret)")
+    .addHelpText("after", examples("xpay merchant show 1001", "xpay merchant show 1001 --show-secret --json"))
     .option("--show-secret", "include the AppSecret")
     .option("--json", "print JSON")
     .action(async (pid: string, o: { json?: boolean; showSecret?: boolean }) => {
@@ -58,10 +65,15 @@ export function register(program: Command, cli: Cli): void {
       for (const [k, v] of Object.entries(out)) console.log(`${pc.dim(k.padEnd(14))} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
     });
 
-  for (const [name, active] of [["disable", false], ["enable", true]] as const) {
+  const toggles = [
+    ["disable", false, "disable a merchant: its new orders and its monitoring clients' reports are refused (its orders and notifications are kept)"],
+    ["enable", true, "enable a merchant: its orders and reports are accepted again"],
+  ] as const;
+  for (const [name, active, description] of toggles) {
     merchant
       .command(`${name} <pid>`)
-      .description(`${name} a merchant (a disabled merchant cannot create orders)`)
+      .description(description)
+      .addHelpText("after", examples(`xpay merchant ${name} 1001`))
       .action(async (pid: string) => {
         const m = await mustGet(cli, pid);
         await cli.open().store.updateMerchant(m.pid, { active });
@@ -72,6 +84,7 @@ export function register(program: Command, cli: Cli): void {
   merchant
     .command("set <pid>")
     .description("change a merchant's options")
+    .addHelpText("after", examples("xpay merchant set 1001 --notify-method GET", 'xpay merchant set 1001 --name "My new shop" --setting service_qq=12345', "xpay merchant set 1001 --setting service_qq=   # removes the override"))
     .option("--notify-method <method>", "native notifications by POST (default) or GET")
     .option("--name <name>", "rename")
     .option("--setting <key=value...>", `per-merchant cashier setting override (${MERCHANT_SETTING_KEYS.join(", ")}); empty value removes it`)
@@ -97,6 +110,7 @@ export function register(program: Command, cli: Cli): void {
   merchant
     .command("rotate-secret <pid>")
     .description("replace a merchant's AppSecret; the new one is shown once and the old one stops working at once")
+    .addHelpText("after", examples("xpay merchant rotate-secret 1001", "xpay merchant rotate-secret 1001 --json"))
     .option("--secret <secret>", "the new AppSecret (default: 32 random hex characters)")
     .option("--json", "print JSON")
     .action(async (pid: string, o: { secret?: string; json?: boolean }) => {

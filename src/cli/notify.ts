@@ -6,6 +6,7 @@ import pc from "picocolors";
 import { deliverDue } from "../core/notify/deliver.ts";
 import type { Notification } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { examples } from "./help.ts";
 import { showTimeMs } from "./time.ts";
 
 const STATUSES = ["pending", "delivered", "failed"];
@@ -19,11 +20,15 @@ export function notificationView(n: Notification) {
 }
 
 export function register(program: Command, cli: Cli): void {
-  const notify = program.command("notify").description("merchant notifications (the outbox)");
+  const notify = program
+    .command("notify")
+    .description("merchant notifications (the outbox)")
+    .addHelpText("after", examples("xpay notify list --status failed", "xpay notify show 20261123203000123456"));
 
   notify
     .command("list")
     .description("list notifications, newest first")
+    .addHelpText("after", examples("xpay notify list", "xpay notify list --status failed --limit 20 --json"))
     .option("--status <status>", STATUSES.join(" / "))
     .option("--limit <n>", "at most n notifications", "50")
     .option("--json", "print JSON")
@@ -37,6 +42,7 @@ export function register(program: Command, cli: Cli): void {
   notify
     .command("show <trade_no>")
     .description("one notification with every attempt (time, HTTP status, first 512 bytes of the answer, error)")
+    .addHelpText("after", examples("xpay notify show 20261123203000123456", "xpay notify show 20261123203000123456 --json"))
     .option("--json", "print JSON")
     .action(async (tradeNo: string, o: { json?: boolean }) => {
       const n = await cli.open().store.getNotification(tradeNo);
@@ -54,6 +60,7 @@ export function register(program: Command, cli: Cli): void {
   notify
     .command("replay <trade_no>")
     .description("send the notification again now (also when delivered or failed)")
+    .addHelpText("after", examples("xpay notify replay 20261123203000123456   # a running serve sends it within a second", "xpay notify replay 20261123203000123456 --deliver"))
     .option("--deliver", "send it from this process now (when no `xpay serve` is running)")
     .action(async (tradeNo: string, o: { deliver?: boolean }) => {
       const gw = cli.open();

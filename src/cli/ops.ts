@@ -2,12 +2,14 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { currentVersion, LATEST_VERSION, migrationStatus } from "../store/migrate.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
+import { examples } from "./help.ts";
 import { migrateOrRefuse, openFor, tooNewMessage } from "./database.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
     .command("backup <path>")
     .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600")
+    .addHelpText("after", examples("xpay backup /var/backups/xpay-2026-11-23.db", "XPAY_DB=/var/lib/xpay/xpay.db xpay backup ./before-upgrade.db"))
     .action(async (path: string) => {
       const store = cli.open().store; // a missing database is its own one-line error, not "backup failed"
       try {
@@ -21,6 +23,7 @@ export function register(program: Command, cli: Cli): void {
   program
     .command("migrate")
     .description("create the database if it does not exist, show the schema migrations and apply the pending ones (serve also applies them on start)")
+    .addHelpText("after", examples("xpay migrate --status   # what a new version would apply", "xpay migrate"))
     .option("--status", "only show which migrations are applied (reads the file read-only, creates nothing)")
     .option("--json", "print JSON")
     .action((o: { status?: boolean; json?: boolean }) => {

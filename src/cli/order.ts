@@ -5,6 +5,7 @@ import { cancelOrder } from "../core/cancel-order.ts";
 import { effectiveStatus, parseStatusWord, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
+import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
 import { printOrderQr } from "./order-qr.ts";
 
@@ -22,11 +23,15 @@ export function orderView(o: Order, now: number) {
 const STATUS_HELP = Object.keys(STATUS_WORDS).join(", ");
 
 export function register(program: Command, cli: Cli): Command {
-  const order = program.command("order").description("orders");
+  const order = program
+    .command("order")
+    .description("orders")
+    .addHelpText("after", examples("xpay order list --status pending", "xpay order inspect 20261123203000123456"));
 
   order
     .command("inspect <trade_no>")
     .description("show one order")
+    .addHelpText("after", examples("xpay order inspect 20261123203000123456", "xpay order inspect 20261123203000123456 --qr   # scan the payment code with a phone"))
     .option("--json", "print JSON")
     .option("--qr", "also draw the order's payment QR code in the terminal")
     .action(async (tradeNo: string, o: { json?: boolean; qr?: boolean }) => {
@@ -44,6 +49,7 @@ export function register(program: Command, cli: Cli): Command {
   order
     .command("list")
     .description("list orders, newest first")
+    .addHelpText("after", examples("xpay order list", "xpay order list --pid 1001 --status paid --limit 10 --json"))
     .option("--pid <pid>", "only this merchant")
     .option("--status <status>", `${STATUS_HELP} (or 1-5)`)
     .option("--limit <n>", "at most n orders", "50")
@@ -62,6 +68,7 @@ export function register(program: Command, cli: Cli): Command {
   order
     .command("close <trade_no>")
     .description("close a pending order (as a merchant's cancel call does): it can no longer be paid")
+    .addHelpText("after", examples("xpay order close 20261123203000123456"))
     .action(async (tradeNo: string) => {
       const gw = cli.open();
       const found = await gw.store.getOrder(tradeNo);

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
 
 const OUTCOMES = ["matched", "unmatched", "duplicate", "rejected", "accepted"];
@@ -16,10 +17,14 @@ export function reportView(r: StoredReport) {
 }
 
 export function register(program: Command, cli: Cli): void {
-  const report = program.command("report").description("reports received from monitoring clients (report API) and simulate-pay");
+  const report = program
+    .command("report")
+    .description("reports received from monitoring clients (report API) and simulate-pay")
+    .addHelpText("after", examples("xpay report list", "xpay report list --outcome rejected"));
   report
     .command("list")
     .description("list reports, newest first")
+    .addHelpText("after", examples("xpay report list --outcome rejected   # refused reports and the refusal counters", "xpay report list --pid 1001 --limit 10 --json"))
     .option("--pid <pid>", "only this merchant")
     .option("--outcome <outcome>", OUTCOMES.join(" / "))
     .option("--limit <n>", "at most n reports", "50")

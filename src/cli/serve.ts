@@ -7,6 +7,7 @@ import { createLogger, type LogFormat } from "../server/logger.ts";
 import { startServer } from "../server/serve.ts";
 import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError } from "./context.ts";
+import { examples } from "./help.ts";
 import { checkBaseUrl, checkHostSyntax, checkLogFormat, checkPort, probeListen, proxyHops, sourceOf } from "./serve-input.ts";
 
 interface ServeFlags {
@@ -22,6 +23,7 @@ export function register(program: Command, cli: Cli): void {
   program
     .command("serve")
     .description("run the gateway (HTTP server and notification worker)")
+    .addHelpText("after", examples("xpay serve", "xpay serve --host 127.0.0.1 --port 8080 --base-url https://pay.example.com --trust-proxy --log-format json", "XPAY_DB=/var/lib/xpay/xpay.db xpay serve"))
     .option("--port <port>", "port to listen on (XPAY_PORT)", process.env.XPAY_PORT ?? "8080")
     .option("--host <host>", "address to bind (XPAY_HOST); 0.0.0.0 for every interface", process.env.XPAY_HOST ?? "127.0.0.1")
     .option("--base-url <url>", "public base URL used in cashier links (XPAY_BASE_URL)")

@@ -2,15 +2,21 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { SETTINGS, settingDef, Settings } from "../core/settings.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
+import { examples } from "./help.ts";
 
 const help = "\nSettings:\n" + SETTINGS.map((d) => `  ${d.key.padEnd(22)} ${d.help}${d.default ? ` (default: ${d.default})` : ""}`).join("\n");
 
 export function register(program: Command, cli: Cli): void {
-  const settings = program.command("settings").description("operator settings").addHelpText("after", help);
+  const settings = program
+    .command("settings")
+    .description("operator settings")
+    .addHelpText("after", help)
+    .addHelpText("after", examples("xpay settings list", "xpay settings set order_ttl 600"));
 
   settings
     .command("list")
     .description("every setting with its value (secrets masked)")
+    .addHelpText("after", examples("xpay settings list", "xpay settings list --json"))
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const s = new Settings(await cli.open().store.getSettings());
@@ -22,6 +28,7 @@ export function register(program: Command, cli: Cli): void {
   settings
     .command("get <key>")
     .description("print one setting's value")
+    .addHelpText("after", examples("xpay settings get order_ttl"))
     .action(async (key: string) => {
       if (!settingDef(key)) throw new CliError(`unknown setting ${key}; see xpay settings --help`);
       console.log(new Settings(await cli.open().store.getSettings()).str(key));
@@ -29,7 +36,8 @@ export function register(program: Command, cli: Cli): void {
 
   settings
     .command("set <key> <value>")
-    .description("change a setting (a running server sees it within a second)")
+    .description("change a setting (a running server sees it within a second); xpay settings --help lists them")
+    .addHelpText("after", examples("xpay settings set order_ttl 600   # orders expire after 10 minutes", "xpay settings set require_online_client 1"))
     .action(async (key: string, value: string) => {
       const def = settingDef(key);
       if (!def) throw new CliError(`unknown setting ${key}; see xpay settings --help`);

@@ -6,12 +6,14 @@ import pc from "picocolors";
 import { deliverDue } from "../core/notify/deliver.ts";
 import { settleOperatorPayment } from "../core/settle-report.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
+import { examples } from "./help.ts";
 import { deliverAndReport } from "./notify.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
     .command("simulate-pay <trade_no>")
     .description("mark an order paid as if its payment had been reported, and queue its notification")
+    .addHelpText("after", examples("xpay simulate-pay 20261123203000123456   # a running serve sends the notification", "xpay simulate-pay 20261123203000123456 --deliver   # no server running: send it from here"))
     .option("--api-trade-no <id>", "third-party transaction number to record")
     .option("--buyer <buyer>", "payer account to record")
     .option("--deliver", "send the notification from this process now (when no `xpay serve` is running)")
