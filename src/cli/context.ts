@@ -17,7 +17,7 @@ export interface Cli {
    * The gateway on the database chosen by --db, XPAY_DB or ./xpay.db; opened on first use, the way
    * the running command may (see accessOf: only serve and migrate create a database).
    */
-  open(o?: { baseUrl?: string; trustProxy?: boolean | number; baseUrlExplicit?: boolean }): Gateway;
+  open(o?: { baseUrl?: string; trustProxy?: boolean | number; baseUrlExplicit?: boolean; upgrade?: boolean }): Gateway;
   dbPath(): string;
   /** How the running command may use the database. */
   access(): DbAccess;
@@ -41,7 +41,7 @@ export function createCli(program: Command): Cli {
       if (!gw) {
         const path = dbPath();
         const envBase = process.env.XPAY_BASE_URL === undefined ? undefined : checkBaseUrl(process.env.XPAY_BASE_URL, "XPAY_BASE_URL");
-        const { db } = openFor(path, access());
+        const db = openFor(path, access(), { upgrade: o.upgrade });
         useTimeZone((db.query("SELECT value FROM settings WHERE key = 'timezone'").get() as { value: string } | null)?.value);
         const explicit = o.baseUrlExplicit ?? envBase !== undefined;
         gw = openGateway({ db: path, store: new SqliteStore(db), baseUrl: o.baseUrl ?? envBase, trustProxy: o.trustProxy, baseUrlExplicit: explicit });

@@ -2,7 +2,7 @@
 // empty database silently (and `merchant add` then wrote the merchant into it); now only `serve`
 // and `migrate` create one, read-only commands open the file read-only (so a read-only copy can
 // still be inspected), and nothing writes to a schema newer than this binary.
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import { accessSync, closeSync, constants as fs, existsSync, openSync, readSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import pkg from "../../package.json";
@@ -100,19 +100,15 @@ function readOnlyWhy(path: string): string {
   return `folder ${dirname(resolve(path))} is not writable, and SQLite keeps its -wal and -shm files there`;
 }
 
-export interface OpenedDatabase {
-  db: Database;
-  readOnly: boolean;
-}
-
 /**
  * Opens `path` for a command of the given access. An existing file is looked at read-only first,
  * so a file of another application or of a newer xpay is refused before anything (not even the
  * WAL switch) is written to it. Read-only commands keep that read-only handle; on a schema older
- * than this binary they upgrade it first, as every command did before, when they may write it.
- * `upgrade: false` leaves the schema as it is (`migrate` applies it itself).
+ * than this binary they read an upgraded copy in memory: a reader never writes, so a new binary's
+ * `order list` does not migrate the file under a server of the old one. Writers migrate it.
+ * `upgrade: false` leaves the schema as it is (`migrate` applies it itself; `backup` copies as is).
  */
-export function openFor(path: string, access: DbAccess, o: { upgrade?: boolean } = {}): OpenedDatabase {
+export function openFor(path: string, access: DbAccess, o: { upgrade?: boolean } = {}): Database {
   const upgrade = o.upgrade ?? true;
   checkFile(path, access);
   if (existsSync(path) && statSync(path).size > 0) {
@@ -125,11 +121,11 @@ export function openFor(path: string, access: DbAccess, o: { upgrade?: boolean }
       probe.close();
       throw e instanceof CliError ? e : new CliError(`cannot read database ${path}: ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (access === "read" && (!upgrade || version >= LATEST_VERSION)) return { db: probe, readOnly: true };
+    if (access === "read" && (!upgrade || version >= LATEST_VERSION)) return probe;
     probe.close();
+    if (access === "read") return upgradedCopy(path); // an older schema
     if (version > LATEST_VERSION) throw new CliError(tooNewMessage(path, version));
     if (!isWritable(path)) {
-      if (access === "read") throw new CliError(`database ${path} has schema version ${version} and this xpay reads version ${LATEST_VERSION}; it is read-only here (${readOnlyWhy(path)}): run \`xpay migrate\` as a user who may write it`);
       throw new CliError(`database ${path} is read-only here (${readOnlyWhy(path)}) and this command writes to it: give this user write access to the file and its folder, or only read (list, show, inspect, get)`);
     }
   }
@@ -141,7 +137,32 @@ export function openFor(path: string, access: DbAccess, o: { upgrade?: boolean }
     db.close();
     throw e;
   }
-  return { db, readOnly: false };
+  return db;
+}
+
+/**
+ * An older schema, for a reading command: the whole database (write-ahead log included, as SQLite
+ * serializes it) is copied into memory and upgraded there, so this binary's queries work on it and
+ * the file stays as it is (a read-only backup, another user's file, a server of the old version).
+ */
+function upgradedCopy(path: string): Database {
+  const source = openDatabaseReadOnly(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = source.serialize();
+  } finally {
+    source.close();
+  }
+  bytes[18] = bytes[19] = 1; // "rollback journal": an in-memory copy has no -shm for WAL
+  const copy = Database.deserialize(bytes, { strict: true });
+  try {
+    migrateOrRefuse(copy, path);
+  } catch (e) {
+    copy.close();
+    throw e;
+  }
+  copy.exec("PRAGMA query_only = ON");
+  return copy;
 }
 
 function openOrExplain(path: string, open: () => Database): Database {

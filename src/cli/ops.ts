@@ -11,7 +11,8 @@ export function register(program: Command, cli: Cli): void {
     .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600")
     .addHelpText("after", examples("xpay backup /var/backups/xpay-2026-11-23.db", "XPAY_DB=/var/lib/xpay/xpay.db xpay backup ./before-upgrade.db"))
     .action(async (path: string) => {
-      const store = cli.open().store; // a missing database is its own one-line error, not "backup failed"
+      // The file as it is: a backup taken before an upgrade must keep the old schema (no migration).
+      const store = cli.open({ upgrade: false }).store; // a missing database is its own line, not "backup failed"
       try {
         await store.backupTo(path);
       } catch (e) {
@@ -28,7 +29,7 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action((o: { status?: boolean; json?: boolean }) => {
       const path = cli.dbPath();
-      const { db } = openFor(path, o.status ? "read" : "create", { upgrade: false });
+      const db = openFor(path, o.status ? "read" : "create", { upgrade: false });
       try {
         const applied = o.status ? [] : migrateOrRefuse(db, path);
         const version = currentVersion(db);

@@ -6,7 +6,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { LATEST_VERSION } from "../../src/store/migrate.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { LATEST_VERSION, migrate } from "../../src/store/migrate.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import pkg from "../../package.json";
 import { tempDir } from "../helpers.ts";
 
@@ -137,5 +139,44 @@ describe("a schema newer than this binary (downgrade guard)", () => {
     expect(status.code).toBe(0);
     expect(status.out).toContain(message);
     expect(bytes()).toBe(before);
+  });
+});
+
+describe("a schema older than this binary (after an upgrade of the binary)", () => {
+  const cwd = emptyDir();
+  const path = join(cwd, "older.db");
+  const db = openDatabase(path);
+  migrate(db, MIGRATIONS.slice(0, -1));
+  db.query("INSERT INTO merchants (pid, name, secret, created_at) VALUES (1001, 'Old shop', 's', 0)").run();
+  db.close();
+  const version = () => {
+    const d = new Database(path, { readonly: true });
+    try {
+      return (d.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    } finally {
+      d.close();
+    }
+  };
+
+  test("readers read an upgraded copy and leave the file's schema alone (an old server may still run on it)", () => {
+    const before = readFileSync(path).toString("base64");
+    const r = xpay(cwd, ["--db", path, "merchant", "list"]);
+    expect({ err: r.err, code: r.code }).toEqual({ err: "", code: 0 });
+    expect(r.out).toContain("Old shop");
+    expect(readFileSync(path).toString("base64")).toBe(before);
+    expect(version()).toBe(LATEST_VERSION - 1);
+  });
+
+  test("backup copies it as it is (a backup before the upgrade keeps the old schema)", () => {
+    expect(xpay(cwd, ["--db", path, "backup", join(cwd, "before-upgrade.db")]).err).toBe("");
+    const copy = new Database(join(cwd, "before-upgrade.db"), { readonly: true });
+    expect(copy.query("PRAGMA user_version").get()).toEqual({ user_version: LATEST_VERSION - 1 });
+    copy.close();
+    expect(version()).toBe(LATEST_VERSION - 1);
+  });
+
+  test("a writer migrates it", () => {
+    expect(xpay(cwd, ["--db", path, "settings", "set", "order_ttl", "600"]).code).toBe(0);
+    expect(version()).toBe(LATEST_VERSION);
   });
 });

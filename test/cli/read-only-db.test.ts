@@ -3,8 +3,12 @@
 // file and its folder are left exactly as they were. As root every file is writable, so the
 // commands run as the unprivileged user `nobody` (setpriv) when the tests run as root.
 import { afterAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { openDatabase } from "../../src/store/db.ts";
+import { LATEST_VERSION, migrate } from "../../src/store/migrate.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { tempDir } from "../helpers.ts";
 
 const MAIN = resolve("src/cli/main.ts");
@@ -53,6 +57,43 @@ const WRITES: string[][] = [
   ["merchant", "add", "--name", "X"], ["merchant", "disable", "1001"], ["channel", "disable", "1"], ["settings", "set", "order_ttl", "900"],
   ["keygen", "--pid", "1001"], ["migrate"], ["serve", "--port", "0"],
 ];
+
+describe.skipIf(asRoot && !hasSetpriv)("a read-only database on an older schema", () => {
+  // The schema of the release before this one: every migration but the last.
+  const older = join(root, "older");
+  mkdirSync(older);
+  const path = join(older, "xpay.db");
+  const db = openDatabase(path);
+  migrate(db, MIGRATIONS.slice(0, -1));
+  db.query("INSERT INTO merchants (pid, name, secret, created_at) VALUES (1001, 'Old shop', 's', 0)").run();
+  db.close();
+  if (asRoot) chownSync(path, NOBODY, NOBODY);
+  chmodSync(path, 0o400);
+  chmodSync(older, asRoot ? 0o755 : 0o555);
+
+  test("the reading commands upgrade a copy in memory and read it; the file keeps its schema", () => {
+    const before = readFileSync(path).toString("base64");
+    const r = xpay(path, "merchant", "list");
+    expect({ err: r.err, code: r.code }).toEqual({ err: "", code: 0 });
+    expect(r.out).toContain("Old shop");
+    expect(xpay(path, "migrate", "--status").out).toContain(`pending  ${String(LATEST_VERSION).padStart(3, "0")}`);
+    expect(readFileSync(path).toString("base64")).toBe(before);
+    expect(readdirSync(older)).toEqual(["xpay.db"]);
+  });
+
+  test("backup copies the file as it is: the old schema, not an upgraded one", () => {
+    const target = join(root, "older-copy.db");
+    if (asRoot) chmodSync(root, 0o777);
+    try {
+      expect(xpay(path, "backup", target).err).toBe("");
+    } finally {
+      chmodSync(root, 0o755);
+    }
+    const copy = new Database(target, { readonly: true });
+    expect(copy.query("PRAGMA user_version").get()).toEqual({ user_version: LATEST_VERSION - 1 });
+    copy.close();
+  });
+});
 
 describe.skipIf(asRoot && !hasSetpriv)("a read-only database", () => {
   const cases: [string, number, number, string][] = [
