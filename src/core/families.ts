@@ -7,6 +7,8 @@ export interface SigningContext {
   /** The platform private key (PEM) for families that sign with it (epay V2). */
   platformPrivateKey: string;
   now: number;
+  /** The family's own key for this order, when it has one (signingKey below). */
+  key?: string;
 }
 
 export interface FamilyNotifier {
@@ -21,6 +23,11 @@ export interface FamilyNotifier {
   timeoutMs: number;
   /** The signed fields appended to return_url once the order is paid. */
   returnParams(order: Order, ctx: SigningContext): Record<string, string>;
+  /**
+   * Families whose orders are signed with a key other than the merchant's (V免签: the key of the
+   * client that created the order) look it up here; null when it no longer exists.
+   */
+  signingKey?(order: Order): Promise<string | null>;
 }
 
 export class FamilyRegistry {

@@ -57,6 +57,8 @@ export async function returnUri(gw: Gateway, order: Order): Promise<string | nul
   const merchant = await gw.store.getMerchant(order.pid);
   if (!merchant) return null;
   const notifier = gw.families.get(order.family);
-  const params = notifier.returnParams(order, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now() });
+  const key = notifier.signingKey ? await notifier.signingKey(order) : undefined;
+  if (key === null) return null;
+  const params = notifier.returnParams(order, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now(), key });
   return withQuery(order.returnUrl, params);
 }

@@ -87,7 +87,7 @@ export interface AttemptOutcome {
 }
 
 export interface ReportRecord {
-  kind: "message" | "amount" | "heart" | "third-account" | "third-heart" | "operator";
+  kind: "message" | "amount" | "heart" | "third-account" | "third-heart" | "operator" | "vmq-push" | "vmq-heart";
   pid: number | null;
   client: string;
   raw: string;
@@ -155,13 +155,33 @@ export interface SettleReportResult {
 /** A phone or third-party-account watcher that reports to the report API. */
 export interface MonitorClient {
   id: number;
-  kind: "phone" | "third-account";
+  kind: "phone" | "third-account" | "vmq";
   pid: number; // 0 for third-account watchers
   name: string;
   channelId: number | null;
   extData: string;
   lastSeenAt: number;
 }
+
+/**
+ * A V免签 client (protocols/vmq): one communication key, shared by a monitor app and the shops
+ * that call the V免签 merchant API, scoped to one merchant. A request is attributed to the
+ * client whose key verifies it.
+ */
+export interface VmqClient {
+  id: number;
+  pid: number;
+  name: string;
+  key: string;
+  createdAt: number;
+  /** The app's clock (ms) in its last accepted heartbeat: a replayed heartbeat is never newer. */
+  lastHeartT: number;
+  /** Server time (s) of the last accepted heartbeat and of the last push; 0 = never. */
+  lastHeartAt: number;
+  lastPushAt: number;
+}
+
+export type AddVmqClientResult = { kind: "added"; client: VmqClient } | { kind: "refused"; reason: string };
 
 export interface OrderFilter {
   pid?: number;
@@ -265,6 +285,14 @@ export interface Store {
   /** Upserts the client and marks these accounts seen (online) at `client.lastSeenAt`. */
   recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[]): Promise<void>;
   listClients(): Promise<MonitorClient[]>;
+
+  /** Adds a V免签 client (and its `client list` row); refuses an unknown merchant, a name or key in use. */
+  addVmqClient(c: { pid: number; name: string; key: string; now: number }): Promise<AddVmqClientResult>;
+  listVmqClients(): Promise<VmqClient[]>;
+  getVmqClient(id: number): Promise<VmqClient | null>;
+  /** Accepts a heartbeat only when `tMs` is newer than the client's last one (false: a replay). */
+  acceptVmqHeart(id: number, tMs: number, now: number): Promise<boolean>;
+  recordVmqPush(id: number, now: number): Promise<void>;
 
   /** Throws when the database cannot take a write (health check). */
   probeWrite(): Promise<void>;

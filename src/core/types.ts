@@ -4,7 +4,7 @@ export const OrderStatus = { Pending: 1, Paid: 2, Closed: 3, TimedOut: 4, Failed
 export type OrderStatus = (typeof OrderStatus)[keyof typeof OrderStatus];
 
 /** The wire family an order was created through; it decides the notification and return format. */
-export type Family = "native" | "epay-v1" | "epay-v2" | "hashpay";
+export type Family = "native" | "epay-v1" | "epay-v2" | "hashpay" | "vmq";
 
 export interface Merchant {
   pid: number;

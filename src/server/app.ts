@@ -7,6 +7,7 @@ import { epayV1Plugin } from "../protocols/epay-v1/plugin.ts";
 import { epayV2Plugin } from "../protocols/epay-v2/plugin.ts";
 import { hashpayPlugin } from "../protocols/hashpay/plugin.ts";
 import { reportPlugin } from "../protocols/report/plugin.ts";
+import { vmqPlugin } from "../protocols/vmq/plugin.ts";
 import { healthPlugin } from "./health.ts";
 import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
 import { payPagePlugin } from "./pay-page.ts";
@@ -30,6 +31,7 @@ export function buildApp(gw: Gateway) {
     .use(epayV2Plugin(gw))
     .use(hashpayPlugin(gw))
     .use(reportPlugin(gw))
+    .use(vmqPlugin(gw))
     .use(
       // The payer-facing routes, and only they, are rate limited per IP.
       new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()),

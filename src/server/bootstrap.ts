@@ -7,6 +7,7 @@ import { nativeNotifier } from "../protocols/native/codec.ts";
 import { epayV1Notifier } from "../protocols/epay-v1/codec.ts";
 import { epayV2Notifier } from "../protocols/epay-v2/codec.ts";
 import { hashpayNotifier } from "../protocols/hashpay/codec.ts";
+import { vmqNotifier } from "../protocols/vmq/notifier.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 
 export interface OpenOptions {
@@ -23,6 +24,7 @@ export function registerFamilies(gw: Gateway): Gateway {
   gw.families.register(epayV1Notifier);
   gw.families.register(epayV2Notifier);
   gw.families.register(hashpayNotifier);
+  gw.families.register(vmqNotifier(gw.store));
   return gw;
 }
 

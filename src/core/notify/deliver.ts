@@ -51,7 +51,9 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup);
   if ("problem" in pinned) return { httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
   const target = pinned.target;
-  const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now() });
+  const key = notifier.signingKey && order ? await notifier.signingKey(order) : undefined;
+  if (key === null) return { httpStatus: null, body: "", error: "the key that signs this order's notifications no longer exists", acknowledged: false };
+  const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now(), key });
   const timeoutMs = Math.min(notifier.timeoutMs, o.maxTimeoutMs ?? Infinity);
   // Bun's fetch keeps a Host header it is given and verifies the certificate against tls.serverName.
   const headers: Record<string, string> = { "user-agent": "xpay-notify/1", host: target.host };

@@ -3,6 +3,7 @@ import useSeq from "./002_use_seq.ts";
 import slotCovering from "./003_slot_covering.ts";
 import paidSlots from "./004_paid_slots.ts";
 import reportBounds from "./005_report_bounds.ts";
+import vmqClients from "./006_vmq_clients.ts";
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: "slot_covering", sql: slotCovering },
   { version: 4, name: "paid_slots", sql: paidSlots },
   { version: 5, name: "report_bounds", sql: reportBounds },
+  { version: 6, name: "vmq_clients", sql: vmqClients },
 ];

@@ -8,7 +8,7 @@ type Row = Record<string, unknown>;
 function toClient(r: Row): MonitorClient {
   return {
     id: Number(r.id),
-    kind: r.kind === "third-account" ? "third-account" : "phone",
+    kind: r.kind === "third-account" || r.kind === "vmq" ? r.kind : "phone",
     pid: Number(r.pid ?? 0),
     name: String(r.name ?? ""),
     channelId: r.channel_id === null || r.channel_id === undefined ? null : Number(r.channel_id),

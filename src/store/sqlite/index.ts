@@ -21,6 +21,7 @@ import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 import * as refusals from "./refusals.ts";
 import { pruneBatch } from "./retention.ts";
+import * as vmq from "./vmq-clients.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
@@ -149,6 +150,12 @@ export class SqliteStore implements Store {
 
   recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(this.db, c, ids);
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
+
+  addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(this.db, c);
+  listVmqClients: Store["listVmqClients"] = async () => vmq.listVmqClients(this.db);
+  getVmqClient: Store["getVmqClient"] = async (id) => vmq.getVmqClient(this.db, id);
+  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => vmq.acceptVmqHeart(this.db, id, t, now);
+  recordVmqPush: Store["recordVmqPush"] = async (id, now) => vmq.recordVmqPush(this.db, id, now);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
