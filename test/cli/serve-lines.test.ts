@@ -9,7 +9,11 @@ import { tempDir } from "../helpers.ts";
 
 const MAIN = resolve("src/cli/main.ts");
 const dir = tempDir("xpay-serve-lines-");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const started: Bun.Subprocess[] = [];
+afterAll(() => {
+  for (const p of started) if (p.exitCode === null) p.kill("SIGKILL"); // a failed test leaves no server behind
+  rmSync(dir, { recursive: true, force: true });
+});
 const db = join(dir, "xpay.db");
 const run = (...args: string[]) => Bun.spawnSync([process.execPath, MAIN, "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" } });
 expect(run("migrate").exitCode).toBe(0);
@@ -25,6 +29,7 @@ interface Served {
 
 function serve(...args: string[]): Served {
   const proc = Bun.spawn([process.execPath, MAIN, "--db", db, "serve", "--port", "0", ...args], { env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  started.push(proc);
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   let buffered = "";

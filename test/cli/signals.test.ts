@@ -11,7 +11,11 @@ import { tempDir } from "../helpers.ts";
 
 const ROOT = resolve(".");
 const dir = tempDir("xpay-signals-");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const started: Bun.Subprocess[] = [];
+afterAll(() => {
+  for (const p of started) if (p.exitCode === null) p.kill("SIGKILL"); // a failed test leaves no server behind
+  rmSync(dir, { recursive: true, force: true });
+});
 const db = join(dir, "xpay.db");
 expect(Bun.spawnSync([process.execPath, "src/cli/main.ts", "--db", db, "migrate"]).exitCode).toBe(0);
 
@@ -33,6 +37,7 @@ const alive = (pid: number) => {
 async function startAndSignal(cmd: string[], signal: NodeJS.Signals) {
   const env = { ...process.env, NO_COLOR: "1", XPAY_DB: db, PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}` };
   const p = Bun.spawn(cmd, { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+  started.push(p);
   const reader = p.stdout.getReader();
   let out = "";
   while (!out.includes("listening")) {
