@@ -22,7 +22,8 @@ export function register(program: Command, cli: Cli): void {
       const now = gw.clock.now();
       const rows = (await gw.store.listClients()).map((c) => ({
         id: c.id, kind: c.kind, pid: c.pid, name: c.name, channel_id: c.channelId ?? "", ext_data: c.extData,
-        last_seen: showTime(c.lastSeenAt), online: now - c.lastSeenAt <= timeout,
+        // A V免签 client is listed from the moment it is added, before its first heartbeat.
+        last_seen: c.lastSeenAt > 0 ? showTime(c.lastSeenAt) : "never", online: c.lastSeenAt > 0 && now - c.lastSeenAt <= timeout,
       }));
       if (o.json) return printJson(rows);
       printTable(

@@ -16,6 +16,7 @@ import * as report from "./report.ts";
 import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
 import * as simulatePay from "./simulate-pay.ts";
+import * as vmq from "./vmq.ts";
 
 export function buildProgram(): { program: Command; close(): void } {
   const program = new Command("xpay")
@@ -27,7 +28,7 @@ export function buildProgram(): { program: Command; close(): void } {
     .addHelpText("after", examples("xpay serve", 'xpay merchant add --name "My shop"', "xpay --db /var/lib/xpay/xpay.db order list --status paid"));
   const cli = createCli(program);
   for (const group of [serve, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
-  for (const group of [simulatePay, notify, report, client]) group.register(program, cli);
+  for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }
