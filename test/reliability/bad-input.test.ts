@@ -41,6 +41,11 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/api/report/third-account", shape: "report" },
   { method: "POST", path: "/api/report/third-account/heart", shape: "report" },
   { method: "GET", path: "/qrcode", shape: "template" },
+  // V免签 (vmq) answers {code: -1, msg} with HTTP 200, the shape V1 uses.
+  ...["appHeart", "appPush", "getState", "createOrder", "getOrder", "checkOrder", "closeOrder"].flatMap((r): Route[] => [
+    { method: "GET", path: `/${r}`, shape: "v1" },
+    { method: "POST", path: `/${r}`, shape: "v1" },
+  ]),
 ];
 
 const MB = "a=" + "x".repeat(1024 * 1024);
