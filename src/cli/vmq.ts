@@ -41,14 +41,33 @@ async function whereFrom(gw: Gateway, flag: string | undefined): Promise<Where> 
 async function show(gw: Gateway, c: VmqClient, flag: string | undefined, json: boolean | undefined, headline: string): Promise<void> {
   const where = await whereFrom(gw, flag);
   const config = `${where.host}/${c.key}`;
-  if (json) return printJson({ id: c.id, name: c.name, pid: c.pid, key: c.key, config, shop_base_url: where.base });
-  console.log(`${pc.green(headline)}  name ${pc.bold(c.name)}  pid ${c.pid}`);
+  const accounts = c.accountIds.length ? c.accountIds.join(",") : "every WeChat and Alipay account of the merchant";
+  if (json) return printJson({ id: c.id, name: c.name, pid: c.pid, accounts: c.accountIds, key: c.key, config, shop_base_url: where.base });
+  console.log(`${pc.green(headline)}  name ${pc.bold(c.name)}  pid ${c.pid}  accounts ${accounts}`);
   console.log(`key ${pc.bold(c.key)}  ${pc.dim("(keep it private: it signs the app's reports and the shop's orders)")}`);
   console.log(`\nmonitor app: scan with V免签's 扫码配置, or type it in as 手动配置`);
   console.log(terminalQr(config));
   console.log(config);
   console.log(`\nshop (dujiaoka Vpay and other V免签 drivers): base URL ${where.base}  key: the same`);
   for (const n of where.notes) console.log(pc.yellow(`note: ${n}`));
+}
+
+/** --account 3,4: accounts the merchant can use, WeChat or Alipay, at most one per pay type. */
+async function boundAccounts(gw: Gateway, pid: number, list: string | undefined): Promise<number[]> {
+  if (list === undefined) return [];
+  const ids = list.split(",").map((x) => x.trim());
+  if (ids.some((x) => !/^\d{1,10}$/.test(x))) throw new CliError("--account takes account ids separated by commas, e.g. --account 3,4");
+  const seen = new Map<string, number>();
+  for (const id of ids.map(Number)) {
+    const a = await gw.store.getChannel(id);
+    if (!a) throw new CliError(`no account with id ${id} (xpay channel list shows them)`);
+    if (a.pid !== 0 && a.pid !== pid) throw new CliError(`account ${id} belongs to merchant ${a.pid}, not ${pid}`);
+    if (a.payType !== "wxpay" && a.payType !== "alipay") throw new CliError(`account ${id} is ${a.payType}; the V免签 app reports WeChat (wxpay) and Alipay (alipay) only`);
+    const other = seen.get(a.payType);
+    if (other !== undefined && other !== id) throw new CliError(`accounts ${other} and ${id} are both ${a.payType}: a push names only the pay type, so one phone watches one account of each`);
+    seen.set(a.payType, id);
+  }
+  return [...seen.values()];
 }
 
 async function byName(gw: Gateway, name: string): Promise<VmqClient> {
@@ -68,21 +87,24 @@ export function register(program: Command, cli: Cli): void {
       examples(
         "xpay client add-vmq --name phone1 --pid 1001 --base-url http://pay.example.com",
         "xpay client add-vmq --name old-server --pid 1001 --key 0123456789abcdef0123456789abcdef --json",
+        "xpay client add-vmq --name phone2 --pid 1001 --account 3,4",
       ),
     )
     .requiredOption("--name <name>", "a name for the phone (shown by client list)")
     .requiredOption("--pid <pid>", "merchant whose accounts and orders the client serves")
+    .option("--account <ids>", "the accounts this phone watches, one WeChat and/or one Alipay, e.g. 3,4 (default: every account of the merchant)")
     .option("--key <key>", "communication key (default: 32 random hex characters); give the old V免签 key to keep the app and shops unchanged")
     .option("--base-url <url>", "public base URL for the app's HOST (default: XPAY_BASE_URL, else the one serve recorded)")
     .option("--json", "print JSON")
-    .action(async (o: { name: string; pid: string; key?: string; baseUrl?: string; json?: boolean }) => {
+    .action(async (o: { name: string; pid: string; account?: string; key?: string; baseUrl?: string; json?: boolean }) => {
       const pid = requireInt("--pid", o.pid, { min: 1 });
       if (!NAME.test(o.name)) throw new CliError("--name must be 1-64 characters without control characters");
       const key = o.key ?? randomBytes(16).toString("hex");
       if (!KEY.test(key)) throw new CliError('--key must be 8-128 printable ASCII characters without "/" or spaces (the app splits HOST/KEY on "/")');
       const gw = cli.open();
       await whereFrom(gw, o.baseUrl); // a bad --base-url is refused before anything is written
-      const r = await gw.store.addVmqClient({ pid, name: o.name, key, now: gw.clock.now() });
+      const accountIds = await boundAccounts(gw, pid, o.account);
+      const r = await gw.store.addVmqClient({ pid, name: o.name, key, accountIds, now: gw.clock.now() });
       if (r.kind === "refused") throw new CliError(r.reason);
       await show(gw, r.client, o.baseUrl, o.json, "V免签 client added");
     });

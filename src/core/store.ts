@@ -173,6 +173,8 @@ export interface VmqClient {
   pid: number;
   name: string;
   key: string;
+  /** The accounts its phone watches, at most one per pay type; empty: every account of the merchant. */
+  accountIds: number[];
   createdAt: number;
   /** The app's clock (ms) in its last accepted heartbeat: a replayed heartbeat is never newer. */
   lastHeartT: number;
@@ -287,7 +289,7 @@ export interface Store {
   listClients(): Promise<MonitorClient[]>;
 
   /** Adds a V免签 client (and its `client list` row); refuses an unknown merchant, a name or key in use. */
-  addVmqClient(c: { pid: number; name: string; key: string; now: number }): Promise<AddVmqClientResult>;
+  addVmqClient(c: { pid: number; name: string; key: string; accountIds: number[]; now: number }): Promise<AddVmqClientResult>;
   listVmqClients(): Promise<VmqClient[]>;
   getVmqClient(id: number): Promise<VmqClient | null>;
   /** Accepts a heartbeat only when `tMs` is newer than the client's last one (false: a replay). */

@@ -57,3 +57,21 @@ test("refusals: one line, nothing written", () => {
   refused(["client", "add-vmq", "--pid", "1001"], "missing required option: --name (see xpay client add-vmq --help)");
   refused(["client", "show-vmq", "nobody"], "no V免签 client named nobody (xpay client list shows them, kind vmq)");
 });
+
+test("--account binds the phone to its accounts: usable by the merchant, WeChat or Alipay, one of each", () => {
+  const add = (...a: string[]) => json("channel", "add", ...a).id as number;
+  const ali = add("--pid", "1001", "--pay-type", "alipay", "--code", "ali_a", "--name", "Alipay A", "--qrcode", "https://qr.alipay.com/a");
+  const ali2 = add("--pid", "0", "--pay-type", "alipay", "--code", "ali_b", "--name", "Alipay B", "--qrcode", "https://qr.alipay.com/b");
+  const wx = add("--pid", "1001", "--pay-type", "wxpay", "--code", "wx_a", "--name", "WeChat A", "--qrcode", "wxp://a");
+  const qq = add("--pid", "1001", "--pay-type", "qqpay", "--code", "qq_a", "--name", "QQ A", "--qrcode", "https://qq/a");
+  json("merchant", "add", "--name", "Other", "--pid", "1002");
+  const foreign = add("--pid", "1002", "--pay-type", "wxpay", "--code", "wx_o", "--name", "WeChat O", "--qrcode", "wxp://o");
+
+  expect(json("client", "add-vmq", "--name", "bound", "--pid", "1001", "--account", `${ali},${wx}`, "--base-url", "http://pay.example.com").accounts).toEqual([ali, wx]);
+  expect(xpay("client", "show-vmq", "bound", "--base-url", "http://pay.example.com").out).toContain(`accounts ${ali},${wx}`);
+  refused(["client", "add-vmq", "--name", "b2", "--pid", "1001", "--account", `${ali},${ali2}`], `accounts ${ali} and ${ali2} are both alipay: a push names only the pay type, so one phone watches one account of each`);
+  refused(["client", "add-vmq", "--name", "b3", "--pid", "1001", "--account", String(qq)], `account ${qq} is qqpay; the V免签 app reports WeChat (wxpay) and Alipay (alipay) only`);
+  refused(["client", "add-vmq", "--name", "b4", "--pid", "1001", "--account", String(foreign)], `account ${foreign} belongs to merchant 1002, not 1001`);
+  refused(["client", "add-vmq", "--name", "b5", "--pid", "1001", "--account", "999"], "no account with id 999 (xpay channel list shows them)");
+  refused(["client", "add-vmq", "--name", "b6", "--pid", "1001", "--account", "3;4"], "--account takes account ids separated by commas, e.g. --account 3,4");
+});

@@ -1,10 +1,10 @@
 // GET or POST /appHeart?t=&sign=md5(t + key): the monitor app is alive (every 30 s). It marks the
-// client online for `client list` and the accounts its merchant can use for WeChat and Alipay
-// online for require_online_client. The app's own clock must be within vmq_time_window, and newer
+// client online for `client list` and its accounts (accounts.ts) online for
+// require_online_client. The app's own clock must be within vmq_time_window, and newer
 // than its last accepted heartbeat: the app speaks plain HTTP, and a captured heartbeat replayed
 // later must not keep a dead phone "online" while payers are sent to its QR codes.
 import type { Gateway } from "../../core/gateway.ts";
-import { accountsFor } from "../report/accounts.ts";
+import { clientAccounts } from "./accounts.ts";
 import { rawOf } from "../report/codec.ts";
 import { missing, reply, VmqRoute } from "./auth.ts";
 import { checkAppTime, heartText, Msg, ok } from "./codec.ts";
@@ -26,7 +26,7 @@ export async function appHeart(gw: Gateway, request: Request): Promise<Response>
     // Signed with the right key: a replay, or the phone's clock went back. Not a failed login.
     return route.refuse({ client, counts: false, msg: Msg.ReplayedHeart, reason: "heartbeat t is not newer than the last accepted one (a replay, or the phone clock went back)" });
   }
-  const accounts = [...(await accountsFor(gw, client.pid, { payType: "wxpay" })), ...(await accountsFor(gw, client.pid, { payType: "alipay" }))];
+  const accounts = (await clientAccounts(gw, client)).map((a) => a.id);
   await gw.store.recordClientSeen({ kind: "vmq", pid: client.pid, name: client.name, channelId: null, extData: "", lastSeenAt: now }, accounts);
   await gw.store.insertReport({
     kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,

@@ -5,9 +5,9 @@
 // nothing is stored unmatched (V免签's 无订单转账). The app re-sends a push (same t, type, price,
 // sign; a fork adds force_push=true): the dedupe key ignores force_push, so it pays once.
 import type { Gateway } from "../../core/gateway.ts";
-import { settlePaymentReport } from "../../core/settle-report.ts";
+import { type ReportInput, settlePaymentReport } from "../../core/settle-report.ts";
 import { md5Hex } from "../signing.ts";
-import { accountsFor } from "../report/accounts.ts";
+import { clientAccounts } from "./accounts.ts";
 import { rawOf } from "../report/codec.ts";
 import { missing, reply, VmqRoute } from "./auth.ts";
 import { checkAppTime, Msg, ok, payTypeOf, pushText } from "./codec.ts";
@@ -17,6 +17,12 @@ import { vmqWindow } from "./settings.ts";
 /** One received payment: the app stamps each with its clock, so (client, t, type, amount) names it. */
 export function pushKey(clientId: number, t: string, type: string, cents: number): string {
   return md5Hex(`vmq\n${clientId}\n${t}\n${type}\n${cents}`);
+}
+
+/** Stored like an unmatched report (its dedupe key too), without asking the matching rule. */
+async function unboundType(gw: Gateway, report: ReportInput, reason: string) {
+  const stored = await gw.store.insertReport({ ...report, outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
+  return { reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason, tradeNo: null };
 }
 
 export async function appPush(gw: Gateway, request: Request): Promise<Response> {
@@ -38,17 +44,18 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
   const merchant = await gw.store.getMerchant(client.pid);
   if (!merchant?.active) return route.refuse({ client, counts: false, msg: Msg.Disabled, reason: `merchant ${client.pid} is disabled` });
 
-  const r = await settlePaymentReport(
-    gw,
-    { kind: "vmq-push", pid: merchant.pid, client: client.name, raw: rawOf(p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) },
-    { pid: merchant.pid, amount, payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" },
-    [merchant],
-  );
+  const report = { kind: "vmq-push" as const, pid: merchant.pid, client: client.name, raw: rawOf(p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
+  const accounts = await clientAccounts(gw, client, payType);
+  // A bound client pays on its one account of that pay type (one Alipay app, one account).
+  const accountId = client.accountIds.length > 0 && accounts.length === 1 ? accounts[0]!.id : null;
+  const r =
+    client.accountIds.length > 0 && accounts.length === 0
+      ? await unboundType(gw, report, `V免签 client ${client.name} watches no ${payType} account; nothing paid`)
+      : await settlePaymentReport(gw, report, { pid: merchant.pid, amount, payType, channelCode: "", accountId, subAccount: "", orderId: "", outOrderId: "" }, [merchant]);
   const now = gw.clock.now();
   await gw.store.recordVmqPush(client.id, now);
   // A push is also a sign of life, as any accepted report is.
-  const accounts = await accountsFor(gw, merchant.pid, { payType });
-  await gw.store.recordClientSeen({ kind: "vmq", pid: merchant.pid, name: client.name, channelId: null, extData: "", lastSeenAt: now }, accounts);
+  await gw.store.recordClientSeen({ kind: "vmq", pid: merchant.pid, name: client.name, channelId: null, extData: "", lastSeenAt: now }, accounts.map((a) => a.id));
   // The app only logs the answer; 1 whenever the push is stored, so nothing re-sends it.
   return reply(ok({ outcome: r.outcome, orderId: r.tradeNo ?? "", reason: r.reason }));
 }

@@ -4,6 +4,7 @@ import slotCovering from "./003_slot_covering.ts";
 import paidSlots from "./004_paid_slots.ts";
 import reportBounds from "./005_report_bounds.ts";
 import vmqClients from "./006_vmq_clients.ts";
+import vmqAccounts from "./007_vmq_accounts.ts";
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 4, name: "paid_slots", sql: paidSlots },
   { version: 5, name: "report_bounds", sql: reportBounds },
   { version: 6, name: "vmq_clients", sql: vmqClients },
+  { version: 7, name: "vmq_accounts", sql: vmqAccounts },
 ];

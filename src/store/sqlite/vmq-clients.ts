@@ -13,6 +13,7 @@ function toVmqClient(r: Row): VmqClient {
     pid: Number(r.pid),
     name: String(r.name),
     key: String(r.key),
+    accountIds: String(r.accounts ?? "").split(",").filter((x) => x !== "").map(Number),
     createdAt: Number(r.created_at),
     lastHeartT: Number(r.last_heart_t),
     lastHeartAt: Number(r.last_heart_at),
@@ -20,15 +21,15 @@ function toVmqClient(r: Row): VmqClient {
   };
 }
 
-export function addVmqClient(db: Database, c: { pid: number; name: string; key: string; now: number }): AddVmqClientResult {
+export function addVmqClient(db: Database, c: { pid: number; name: string; key: string; accountIds: number[]; now: number }): AddVmqClientResult {
   return inTransaction(db, (): AddVmqClientResult => {
     if (!db.query("SELECT 1 FROM merchants WHERE pid = $pid").get({ pid: c.pid })) return { kind: "refused", reason: `no merchant with pid ${c.pid}` };
     if (db.query("SELECT 1 FROM vmq_clients WHERE name = $name").get({ name: c.name })) return { kind: "refused", reason: `a V免签 client named ${c.name} exists already` };
     // Requests name no client: the key is the only way to tell two clients apart.
     if (db.query("SELECT 1 FROM vmq_clients WHERE key = $key").get({ key: c.key })) return { kind: "refused", reason: "another V免签 client uses this key; each client needs its own" };
     const row = db
-      .query("INSERT INTO vmq_clients (pid, name, key, created_at) VALUES ($pid, $name, $key, $now) RETURNING *")
-      .get({ pid: c.pid, name: c.name, key: c.key, now: c.now }) as Row;
+      .query("INSERT INTO vmq_clients (pid, name, key, accounts, created_at) VALUES ($pid, $name, $key, $accounts, $now) RETURNING *")
+      .get({ pid: c.pid, name: c.name, key: c.key, accounts: c.accountIds.join(","), now: c.now }) as Row;
     db.query(
       `INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at) VALUES ('vmq', $pid, $name, NULL, '', 0)
        ON CONFLICT (kind, pid, name) DO NOTHING`,
