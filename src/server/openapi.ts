@@ -13,6 +13,7 @@ import * as epayV2 from "../protocols/epay-v2/schemas.ts";
 import * as hashpay from "../protocols/hashpay/schemas.ts";
 import * as native from "../protocols/native/schemas.ts";
 import * as report from "../protocols/report/schemas.ts";
+import * as vmq from "../protocols/vmq/schemas.ts";
 import { Opt, paramSchema, type ParamSchema } from "../protocols/schema.ts";
 
 export type Method = "GET" | "POST";
@@ -76,6 +77,13 @@ export const FAMILIES: Family[] = [
     intro:
       "Monitoring clients. GET query or POST JSON/form body. `sign` = md5(ASCII-sorted non-empty `k=v` joined with `&`, without `sign`, + secret): the merchant AppSecret under `/api/report/{pid}`, the operator's `third_account_secret` under `/api/report/third-account`. " +
       "`timestamp` is 10-digit seconds or 13-digit milliseconds within 300 s. Answers `{code, message, data}` with the HTTP status equal to `code`: 200, 400, 401, 403, 404, 500.",
+  },
+  {
+    id: "vmq",
+    title: "V免签 (/appHeart, /createOrder, ... at the root)",
+    intro:
+      "V免签's monitor app and merchant API, GET query or POST form, at the root of the host. No pid: the key of a V免签 client (`xpay client add-vmq`) decides the merchant. `sign` = md5 of the fields' texts concatenated in the order shown, without separators, + key, over the texts as sent. " +
+      "Every answer is HTTP 200 `{code, msg, data}`: `code` 1 success (`msg` 成功), -1 failure with V免签's Chinese message. The notification is GET `notifyUrl?payId&param&type&price&reallyPrice&sign` with sign = md5(payId + param + type + price + reallyPrice + key), acknowledged by the body `success`.",
   },
 ];
 
@@ -147,6 +155,21 @@ export const ROUTES: RouteDoc[] = [
     response: "200 `{data: {report_id, outcome, trade_no, reason}}`; 403 while `third_account_secret` is unset." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/third-account/heart", summary: "Third-party account heartbeat", params: report.ThirdHeartParams,
     response: "200 `{data: {accounts}}`." },
+  // V免签
+  { family: "vmq", methods: ["GET", "POST"], path: "/appHeart", summary: "Monitor app heartbeat", params: vmq.HeartParams,
+    response: "`{code: 1, msg: \"成功\", data: null}`; a `t` not newer than the last accepted heartbeat is refused (replay)." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/appPush", summary: "Monitor app payment push", params: vmq.PushParams,
+    response: "`{code: 1, data: {outcome (matched, unmatched, duplicate), orderId, reason}}` whenever the push was stored." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/getState", summary: "Monitor state of the signing client", params: vmq.StateParams,
+    response: "`data`: `{lastheart, lastpay}` (Unix seconds as text), `jkstate` (\"1\" online, \"0\" offline)." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/createOrder", summary: "Create an order", params: vmq.CreateParams,
+    response: "`isHtml=1`: 302 to `/pay/{trade_no}`. Else `data`: `payId, orderId` (trade_no), `payType` (1, 2), `price` (as sent), `reallyPrice` (pay exactly this), `payUrl` (QR content), `isAuto` 1, `state` 0, `timeOut` (minutes), `date` (Unix s)." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/getOrder", summary: "Order fields", params: vmq.LookupParams,
+    response: "The `data` of createOrder; `state` 0 unpaid, 1 paid, -1 closed or expired." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/checkOrder", summary: "Paid yet?", params: vmq.LookupParams,
+    response: "`{code: -1, msg: 订单未支付 | 订单已过期}`, or `{code: 1, data: return URL}` signed like the notification with two-decimal amounts." },
+  { family: "vmq", methods: ["GET", "POST"], path: "/closeOrder", summary: "Close a pending order", params: vmq.CloseParams,
+    response: "`{code: 1, data: null}`; `订单状态不允许关闭` when it is no longer pending." },
 ];
 
 /** One documented field: what the reference table and the OpenAPI schema both show. */
