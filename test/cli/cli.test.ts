@@ -3,21 +3,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.ts";
+import { cliOn } from "./run-cli.ts";
 
 const dir = tempDir("xpay-cli-");
 const db = join(dir, "cli.db");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function xpay(...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" } });
-  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
-}
-const json = (...args: string[]) => {
-  const r = xpay(...args, "--json");
-  expect(r.err).toBe("");
-  expect(r.code).toBe(0);
-  return JSON.parse(r.out);
-};
+const { xpay, json } = cliOn(db);
 
 describe("xpay CLI", () => {
   test("merchant add prints pid and secret; list hides the secret; the db file is private", () => {
