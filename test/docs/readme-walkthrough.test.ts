@@ -13,6 +13,8 @@ import { tempDir } from "../helpers.ts";
 const SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90"; // the one the walkthrough gives merchant 1001
 const repo = resolve(import.meta.dir, "../..");
 const dir = tempDir("xpay-walkthrough-");
+const tmp = join(dir, "tmp");
+mkdirSync(tmp);
 afterAll(() => {
   killLeftovers();
   rmSync(dir, { recursive: true, force: true });
@@ -22,7 +24,7 @@ afterAll(() => {
 function killLeftovers(): void {
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`TMPDIR=${join(dir, "tmp")}`)) process.kill(Number(pid), "SIGKILL");
+      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`TMPDIR=${tmp}`)) process.kill(Number(pid), "SIGKILL");
     } catch {
       // gone already, or not ours to read
     }
@@ -63,58 +65,69 @@ function signedByMerchant(body: string): boolean {
   return createHash("md5").update(text + SECRET).digest("hex") === params.get("sign");
 }
 
-test("the README walkthrough runs as written twice in a fresh clone: a paid order, a signed notification, nothing left running", async () => {
-  const clone = join(dir, "clone");
-  mkdirSync(clone);
-  // What a fresh clone after `npm install` has that the block uses; no xpay.db.
-  for (const entry of ["package.json", "bin", "src", "node_modules"]) symlinkSync(join(repo, entry), join(clone, entry));
-  const block = walkthrough(readFileSync(join(repo, "README.md"), "utf8"));
-  const ports = { XPAY_PORT: String(await freePort()), HOOK_PORT: String(await freePort()) };
-  const tmp = join(dir, "tmp");
-  mkdirSync(tmp);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? dir, TERM: "dumb", NO_COLOR: "1", PS1: "$ ",
-    TMPDIR: tmp, // the block's mktemp -d lands here and is removed with the test's directory
-    npm_config_cache: join(dir, "npm-cache"), npm_config_update_notifier: "false", ...ports,
-  };
-  const seen: string[] = [];
-  for (const run of [1, 2]) {
-    let text = "";
-    const decoder = new TextDecoder();
-    const p = Bun.spawn(["bash", "--norc", "--noprofile", "-i"], {
-      cwd: clone, env,
-      terminal: { cols: 400, data: (_t, d) => void (text += decoder.decode(d, { stream: true })) },
-    });
-    p.terminal!.write(`${block}exit\n`);
-    const timer = setTimeout(() => p.kill(), 90_000);
-    await p.exited;
-    clearTimeout(timer);
-    const out = text.replaceAll("\r", "");
-    const where = `run ${run}:\n${out}`;
-    const order = /"trade_no":"(\d{20})"/.exec(out);
-    expect(order, where).not.toBeNull();
-    const tradeNo = order![1]!;
-    expect(out, where).toContain(`paid ${tradeNo}`);
-    const notified = out.split("\n").filter((l) => l.startsWith("notified: ")).map((l) => l.slice("notified: ".length));
-    expect(notified, where).toHaveLength(1);
-    const params = new URLSearchParams(notified[0]);
-    expect({ pid: params.get("pid"), trade_no: params.get("trade_no"), status: params.get("status"), money: params.get("amount") }, where).toEqual({
-      pid: "1001", trade_no: tradeNo, status: "2", money: "1000",
-    });
-    expect(signedByMerchant(notified[0]!), where).toBe(true);
-    expect(out, where).toMatch(/status\s+delivered/);
-    expect(out, where).not.toContain("error:");
-    // Stopped what it started: both ports are free again, so the next run can listen on them.
-    expect(await freed(Number(ports.XPAY_PORT)), where).toBe(true);
-    expect(await freed(Number(ports.HOOK_PORT)), where).toBe(true);
-    seen.push(tradeNo);
-  }
-  expect(new Set(seen).size).toBe(2);
-}, 200_000);
+/** Interactive shells without their rc files: bash always, zsh (macOS's shell) where installed. */
+const SHELLS = [
+  { name: "bash", argv: ["bash", "--norc", "--noprofile", "-i"] },
+  { name: "zsh", argv: ["zsh", "-f", "-i"] },
+];
+
+for (const shell of SHELLS) {
+  test.skipIf(!Bun.which(shell.argv[0]!))(`the README walkthrough pasted twice into ${shell.name} in a fresh clone: a paid order, a signed notification, nothing left running`, async () => {
+    const home = join(dir, shell.name);
+    const clone = join(home, "clone");
+    mkdirSync(clone, { recursive: true });
+    // What a fresh clone after `npm install` has that the block uses; no xpay.db.
+    for (const entry of ["package.json", "bin", "src", "node_modules"]) symlinkSync(join(repo, entry), join(clone, entry));
+    const block = walkthrough(readFileSync(join(repo, "README.md"), "utf8"));
+    const ports = { XPAY_PORT: String(await freePort()), HOOK_PORT: String(await freePort()) };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TERM: "dumb", NO_COLOR: "1", PS1: "$ ",
+      TMPDIR: tmp, // the block's mktemp -d lands here and is removed with the test's directory
+      npm_config_cache: join(dir, "npm-cache"), npm_config_update_notifier: "false", ...ports,
+    };
+    const seen: string[] = [];
+    for (const run of [1, 2]) {
+      let text = "";
+      const decoder = new TextDecoder();
+      const p = Bun.spawn(shell.argv, {
+        cwd: clone, env,
+        terminal: { cols: 400, data: (_t, d) => void (text += decoder.decode(d, { stream: true })) },
+      });
+      // `wait` for the stopped jobs before `exit`: zsh refuses the first exit while a job still runs.
+      p.terminal!.write(`${block}wait\nexit\n`);
+      const timer = setTimeout(() => p.kill("SIGKILL"), 60_000); // an interactive shell ignores SIGTERM
+      await p.exited;
+      clearTimeout(timer);
+      // A background job writes wherever the cursor is (after a prompt, say): search, not split.
+      const out = text.replaceAll("\r", "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      const where = `${shell.name} run ${run}:\n${out}`;
+      const order = /"trade_no":"(\d{20})"/.exec(out);
+      expect(order, where).not.toBeNull();
+      const tradeNo = order![1]!;
+      expect(out, where).toContain(`paid ${tradeNo}`);
+      const notified = [...out.matchAll(/notified: (pid=\S+)/g)].map((m) => m[1]!);
+      expect(notified, where).toHaveLength(1);
+      const params = new URLSearchParams(notified[0]);
+      expect({ pid: params.get("pid"), trade_no: params.get("trade_no"), status: params.get("status"), money: params.get("amount") }, where).toEqual({
+        pid: "1001", trade_no: tradeNo, status: "2", money: "1000",
+      });
+      expect(signedByMerchant(notified[0]!), where).toBe(true);
+      expect(out, where).toMatch(/status\s+delivered/);
+      expect(out, where).not.toMatch(/error:|command not found|too many arguments/);
+      // Stopped what it started: both ports are free again, so the next run can listen on them.
+      expect(await freed(Number(ports.XPAY_PORT)), where).toBe(true);
+      expect(await freed(Number(ports.HOOK_PORT)), where).toBe(true);
+      seen.push(tradeNo);
+    }
+    expect(new Set(seen).size).toBe(2);
+  }, 150_000);
+}
 
 test("the walkthrough captures the trade number and stops its jobs itself (no placeholders to fill in)", () => {
   const block = walkthrough(readFileSync(join(repo, "README.md"), "utf8"));
   expect(block).not.toMatch(/<trade_no>|<[a-z_]+>/);
   expect(block).toMatch(/^TRADE_NO=\$\(/m);
   expect(block).toMatch(/^kill %1 %2/m);
+  // An interactive zsh reads `#` as a word, so a comment would become arguments or a command.
+  expect(block).not.toMatch(/(^|\s)#/m);
 });
