@@ -182,6 +182,11 @@ describe("return link", () => {
     const { sign, x, ...fields } = params;
     expect(sign).toBe(md5Sign(fields, SECRET, ["sign"]));
     expect(await returnUri(h.gw, { ...paid, returnUrl: "" })).toBeNull();
+    // A family that signs with its own per-order key (V免签: the creating client's): none, no link.
+    const client = await h.gw.store.addVmqClient({ pid: 1001, name: "phone1", key: "k".repeat(32), accountIds: [], now: h.clock.now() });
+    if (client.kind !== "added") throw new Error(client.reason);
+    expect(await returnUri(h.gw, { ...paid, family: "vmq", extra: { vmq_client: String(client.client.id) } })).toContain("https://shop.example/back?");
+    expect(await returnUri(h.gw, { ...paid, family: "vmq", extra: { vmq_client: "999" } })).toBeNull();
     h.gw.store.getMerchant = async () => null;
     expect(await returnUri(h.gw, paid)).toBeNull();
   });
