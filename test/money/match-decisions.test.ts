@@ -2,31 +2,10 @@
 // operator and the phone see), over a fake view so that inconsistent data can be shown too.
 import { describe, expect, test } from "bun:test";
 import { accountFits, isPayable, matchPayment, type MatchView, type PaymentClaim, whyNotPayable } from "../../src/core/report-match.ts";
-import type { ChannelAccount, Order } from "../../src/core/types.ts";
+import type { Order } from "../../src/core/types.ts";
+import { account, claim, NOW, order, view } from "../report/fake-view.ts";
 
-const NOW = 1_800_000_000;
 const W = 600;
-const account = (id: number, o: Partial<ChannelAccount> = {}): ChannelAccount => ({
-  id, pid: 0, payType: "alipay", code: "qr", name: `acc${id}`, remark: "", qrcode: "", scheme: "", minAmount: 0, maxAmount: 0, dayAmount: 0,
-  sort: 0, enabled: true, useSeq: 0, lastSeenAt: 0, createdAt: 0, ...o,
-});
-const order = (tradeNo: string, o: Partial<Order> = {}): Order => ({
-  tradeNo, pid: 1001, outTradeNo: `out-${tradeNo}`, family: "native", payType: "alipay", name: "n", amount: 1000, tradeAmount: 1000, accountId: 1,
-  status: 1, failReason: "", notifyUrl: "", returnUrl: "", param: "", clientip: "", device: "", extra: {}, apiTradeNo: "", buyer: "",
-  createdAt: NOW - 100, expireTime: NOW + 800, paidAt: null, closedAt: null, ...o,
-});
-/** Lists what it is given, in the given order: the rule must not rely on the store's order. */
-function view(accounts: ChannelAccount[], orders: Order[]): MatchView {
-  return {
-    accounts: (pid) => accounts.filter((a) => pid === null || a.pid === 0 || a.pid === pid),
-    ordersByTradeAmount: (ids, amount) => orders.filter((o) => o.accountId !== null && ids.includes(o.accountId) && o.tradeAmount === amount),
-    orderByTradeNo: (t) => orders.find((o) => o.tradeNo === t) ?? null,
-    ordersByOutTradeNo: (pid, out) => orders.filter((o) => o.outTradeNo === out && (pid === null || o.pid === pid)),
-  };
-}
-const claim = (o: Partial<PaymentClaim> = {}): PaymentClaim => ({
-  pid: 1001, amount: 1000, payType: "alipay", channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "", ...o,
-});
 const decide = (c: PaymentClaim, v: MatchView) => matchPayment(c, v, NOW, W);
 
 describe("isPayable and whyNotPayable", () => {

@@ -1,29 +1,8 @@
 // The pure matching rule over a fake view: no database, every branch.
 import { describe, expect, test } from "bun:test";
 import { matchPayment, type MatchView, type PaymentClaim } from "../../src/core/report-match.ts";
-import type { ChannelAccount, Order } from "../../src/core/types.ts";
+import { account, claim, NOW, order, view } from "./fake-view.ts";
 
-const NOW = 1_800_000_000;
-const account = (id: number, o: Partial<ChannelAccount> = {}): ChannelAccount => ({
-  id, pid: 0, payType: "alipay", code: "qr", name: `acc${id}`, remark: "", qrcode: "", scheme: "", minAmount: 0, maxAmount: 0, dayAmount: 0,
-  sort: 0, enabled: true, useSeq: 0, lastSeenAt: 0, createdAt: 0, ...o,
-});
-const order = (tradeNo: string, o: Partial<Order> = {}): Order => ({
-  tradeNo, pid: 1001, outTradeNo: `out-${tradeNo}`, family: "native", payType: "alipay", name: "n", amount: 1000, tradeAmount: 1000, accountId: 1,
-  status: 1, failReason: "", notifyUrl: "", returnUrl: "", param: "", clientip: "", device: "", extra: {}, apiTradeNo: "", buyer: "",
-  createdAt: NOW - 100, expireTime: NOW + 800, paidAt: null, closedAt: null, ...o,
-});
-function view(accounts: ChannelAccount[], orders: Order[]): MatchView {
-  return {
-    accounts: (pid) => accounts.filter((a) => pid === null || a.pid === 0 || a.pid === pid),
-    ordersByTradeAmount: (ids, amount) => orders.filter((o) => o.accountId !== null && ids.includes(o.accountId) && o.tradeAmount === amount),
-    orderByTradeNo: (t) => orders.find((o) => o.tradeNo === t) ?? null,
-    ordersByOutTradeNo: (pid, out) => orders.filter((o) => o.outTradeNo === out && (pid === null || o.pid === pid)),
-  };
-}
-const claim = (o: Partial<PaymentClaim> = {}): PaymentClaim => ({
-  pid: 1001, amount: 1000, payType: "alipay", channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "", ...o,
-});
 const decide = (c: PaymentClaim, v: MatchView) => matchPayment(c, v, NOW, 600);
 
 describe("matchPayment", () => {
