@@ -5,6 +5,7 @@ import pc from "picocolors";
 import type { Gateway } from "../core/gateway.ts";
 import { openGateway } from "../server/bootstrap.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
+import { storedSetting } from "../store/sqlite/maintenance.ts";
 import { accessOf, chooseDbPath, type DbAccess, openFor } from "./database.ts";
 import { CliError } from "./errors.ts";
 import { checkBaseUrl } from "./serve-input.ts";
@@ -42,7 +43,7 @@ export function createCli(program: Command): Cli {
         const path = dbPath();
         const envBase = process.env.XPAY_BASE_URL === undefined ? undefined : checkBaseUrl(process.env.XPAY_BASE_URL, "XPAY_BASE_URL");
         const db = openFor(path, access(), { upgrade: o.upgrade });
-        useTimeZone((db.query("SELECT value FROM settings WHERE key = 'timezone'").get() as { value: string } | null)?.value);
+        useTimeZone(storedSetting(db, "timezone"));
         const explicit = o.baseUrlExplicit ?? envBase !== undefined;
         gw = openGateway({ db: path, store: new SqliteStore(db), baseUrl: o.baseUrl ?? envBase, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
       }

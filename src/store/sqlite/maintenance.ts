@@ -56,3 +56,8 @@ export function backupTo(db: Database, path: string): void {
     rmSync(staging, { recursive: true, force: true });
   }
 }
+
+/** One stored setting, read before the async store exists (the CLI's time zone at open). */
+export function storedSetting(db: Database, key: string): string | undefined {
+  return (db.query("SELECT value FROM settings WHERE key = $key").get({ key }) as { value: string } | null)?.value;
+}
