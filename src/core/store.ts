@@ -2,6 +2,8 @@
 // transaction arrive as plain functions, so the store never imports the core's logic and a second
 // implementation (PostgreSQL) could serve the same core.
 import type { AllocationRule } from "./allocation.ts";
+import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
+import type { BrowseStore } from "./browse/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
@@ -234,6 +236,8 @@ export type SaveChannelResult = { kind: "saved"; account: ChannelAccount } | { k
 export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } | { kind: "used"; orders: number } | { kind: "not_found" };
 
 export interface Store {
+  /** The operator's read side: orders under a filter, an order's reports, what needs attention. */
+  readonly browse: BrowseStore;
   addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;
   getMerchant(pid: number): Promise<Merchant | null>;
   listMerchants(): Promise<Merchant[]>;
@@ -278,6 +282,8 @@ export interface Store {
   insertReport(r: ReportRecord): Promise<{ id: number; duplicate: boolean }>;
   listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
   settleReport(unit: SettleReportUnit): Promise<SettleReportResult>;
+  /** The operator pays an order with an unmatched report: both change in one commit, or neither. */
+  assignReport(unit: AssignReportUnit): Promise<AssignReportResult>;
   /** Stores a refused report within `limits` and counts it (core/refusals.ts). */
   insertRefusal(r: RefusalRecord, limits: RefusalLimits): Promise<void>;
   listRefusalCounts(filter: { limit?: number }): Promise<RefusalCount[]>;

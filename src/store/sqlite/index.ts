@@ -1,6 +1,7 @@
 // The bun:sqlite store. bun:sqlite is synchronous, so every unit runs to completion inside its
 // transaction before the promise resolves; no transaction is ever held across an await.
 import type { Database } from "bun:sqlite";
+import type { BrowseStore } from "../../core/browse/store.ts";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
@@ -10,6 +11,8 @@ import { removeChannel, saveChannel } from "./channel-admin.ts";
 import { CandidatesInTransaction } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
 import { startCheckpointer } from "./checkpointer.ts";
+import { assignReport } from "./assign-report.ts";
+import { browseStore } from "./browse.ts";
 import * as clients from "./clients.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
@@ -34,6 +37,12 @@ interface Queued {
 
 export class SqliteStore implements Store {
   constructor(readonly db: Database) {}
+
+  private browseView: BrowseStore | null = null;
+  /** The operator's read side (core/browse/store.ts). */
+  get browse(): BrowseStore {
+    return (this.browseView ??= browseStore(this.db));
+  }
 
   private queue: Queued[] = [];
 
@@ -144,6 +153,7 @@ export class SqliteStore implements Store {
   insertReport: Store["insertReport"] = async (r) => reports.insertReport(this.db, r);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
   settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
+  assignReport: Store["assignReport"] = async (u) => assignReport(this.db, u);
   insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(this.db, r, limits);
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(this.db, f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(this.db, b);

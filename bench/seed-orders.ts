@@ -1,0 +1,62 @@
+// A large order history for the operator-view benchmarks: N orders over the last DAYS days on
+// ACCOUNTS shared accounts of MERCHANTS merchants, written straight into the tables in one
+// transaction (a million rows in seconds), with the status mix of a real gateway: most orders
+// paid or timed out, a few closed or failed, some reports and notifications beside them.
+import { Database } from "bun:sqlite";
+import { openGateway } from "../src/server/bootstrap.ts";
+
+export interface OrderSeed {
+  orders: number;
+  days: number;
+  merchants: number;
+  accounts: number;
+  now: number;
+}
+
+const PAY_TYPES = ["alipay", "wxpay", "qqpay"];
+
+export async function seedOrders(path: string, o: OrderSeed): Promise<void> {
+  const gw = openGateway({ db: path });
+  for (let m = 0; m < o.merchants; m++) await gw.store.addMerchant({ pid: 1001 + m, name: `Shop ${m + 1}`, secret: "a1b2c3d4e5f60718293a4b5c6d7e8f90", now: o.now });
+  const accounts: { id: number; payType: string }[] = [];
+  for (let i = 0; i < o.accounts; i++) {
+    const payType = PAY_TYPES[i % PAY_TYPES.length]!;
+    const a = await gw.store.addChannel({ pid: 0, payType, code: `acc${i}`, name: `${payType} ${i}`, qrcode: `https://qr.example/${i}`, now: o.now });
+    accounts.push({ id: a.id, payType });
+  }
+  gw.store.close();
+  const db = new Database(path);
+  const insert = db.query(
+    `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, trade_amount, account_id, status, notify_url,
+       created_at, expire_time, paid_at, closed_at) VALUES (?, ?, ?, 'native', ?, 'VIP', ?, ?, ?, ?, 'http://127.0.0.1:9/n', ?, ?, ?, ?)`,
+  );
+  const report = db.query(
+    `INSERT INTO reports (kind, pid, client, raw, amount, pay_type, outcome, reason, trade_no, created_at)
+     VALUES ('amount', ?, 'phone', '{}', ?, ?, ?, ?, ?, ?)`,
+  );
+  const span = o.days * 86400;
+  db.transaction(() => {
+    for (let i = 0; i < o.orders; i++) {
+      const created = o.now - span + Math.floor((i * span) / o.orders);
+      const acc = accounts[i % accounts.length]!;
+      const amount = 100 + ((i * 7919) % 50000);
+      const roll = i % 100;
+      const status = roll < 45 ? 2 : roll < 93 ? 4 : roll < 97 ? 3 : roll < 98 ? 5 : 1;
+      const tradeNo = `${String(created).padStart(14, "0")}${String(i).padStart(6, "0")}`;
+      const pid = 1001 + (i % o.merchants);
+      const paid = status === 2 ? created + 30 + (i % 200) : null;
+      insert.run(tradeNo, pid, `M${i}`, acc.payType, amount, status === 5 ? null : amount - (i % 3), status === 5 ? null : acc.id, status,
+        created, created + 900, paid, status === 3 ? created + 60 : null);
+      if (status === 2) report.run(pid, amount - (i % 3), acc.payType, "matched", "paid", tradeNo, paid);
+      else if (roll === 99 && i % 7 === 0) report.run(pid, amount + 1, acc.payType, "unmatched", "no pending order", null, created + 60);
+    }
+  })();
+  db.close();
+}
+
+if (import.meta.main) {
+  const path = process.argv[2] ?? "/tmp/xpay-million.db";
+  const t = performance.now();
+  await seedOrders(path, { orders: Number(process.env.ORDERS ?? 1_000_000), days: 60, merchants: 5, accounts: 16, now: Math.floor(Date.now() / 1000) });
+  console.log(`seeded ${path} in ${Math.round(performance.now() - t)} ms`);
+}

@@ -1,0 +1,57 @@
+// The store's read side for the operator's views (console, CLI): orders under a filter, paged by
+// keyset so page 500 costs what page 1 costs, and the rows an order's or a report's page shows.
+import type { Notification, StoredReport } from "../store.ts";
+import type { Order } from "../types.ts";
+
+/** Where a page starts: the last row of the previous page (newest first). */
+export interface OrderCursor {
+  createdAt: number;
+  tradeNo: string;
+}
+
+/** Every field narrows; none given lists every order. Times are unix seconds, `to` exclusive. */
+export interface OrderQuery {
+  /** As callers see it: 1 pending (not expired), 4 timed out (stored 4, or pending past expire_time). */
+  status?: number;
+  pid?: number;
+  payType?: string;
+  accountId?: number;
+  from?: number;
+  to?: number;
+  /** Exact platform number, merchant number, or payable amount (cents): any of them matches. */
+  search?: { tradeNo?: string; outTradeNo?: string; tradeAmount?: number };
+  after?: OrderCursor;
+  limit: number;
+  /** The clock that decides pending against timed out. */
+  now: number;
+}
+
+export interface ReportQuery {
+  outcome?: string;
+  pid?: number;
+  kind?: string;
+  /** Rows with a smaller id (older), for the next page. */
+  beforeId?: number;
+  limit: number;
+}
+
+/** What needs the operator's eye; each list newest first, at most `limit` rows. */
+export interface AttentionRows {
+  unmatchedReports: StoredReport[];
+  /** Given up, or still pending after several failed attempts. */
+  failingNotifications: (Notification & { pid: number; lastError: string })[];
+  /** Paid after expire_time: the payer was late, the match window caught it. */
+  latePayments: Order[];
+  /** Status 5: no account could take the order. */
+  creationFailures: Order[];
+}
+
+export interface BrowseStore {
+  searchOrders(q: OrderQuery): Promise<Order[]>;
+  getReport(id: number): Promise<StoredReport | null>;
+  /** Reports that named or paid this order, oldest first. */
+  reportsForOrder(tradeNo: string, limit: number): Promise<StoredReport[]>;
+  searchReports(q: ReportQuery): Promise<StoredReport[]>;
+  /** Rows since `since` (unix seconds); a notification counts as failing after `minAttempts` failures. */
+  attention(o: { since: number; limit: number; minAttempts: number }): Promise<AttentionRows>;
+}

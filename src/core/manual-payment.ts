@@ -1,0 +1,87 @@
+// The operator's two ways to say "this money arrived" when no report paid the order by itself:
+// confirm an order by hand (补单) and assign an unmatched report to an order. Both need a reason,
+// both pay through the store's pay unit (the order, its outbox row and the stored report in one
+// commit), so the merchant is notified exactly as for a matched report. Console and CLI call these.
+import { type AssignReportResult, assignNote, assignProblem } from "./assign-report.ts";
+import type { Gateway } from "./gateway.ts";
+import { payUnit } from "./pay-order.ts";
+import type { MatchDecision } from "./report-match.ts";
+import type { SettleReportResult } from "./store.ts";
+import { type Order, OrderStatus } from "./types.ts";
+
+export interface OperatorAct {
+  /** Who acts: an operator's name, or "cli". */
+  actor: string;
+  reason: string;
+}
+
+const REASON_MAX = 200;
+
+/** The reason every manual payment stores; returns why the text is not acceptable. */
+export function reasonProblem(reason: string): string | null {
+  const r = reason.trim();
+  if (r.length < 2) return "a reason is required (what shows the money arrived, e.g. 支付宝账单 2026-11-23 10:02 ¥9.98)";
+  if (r.length > REASON_MAX) return `the reason is too long (at most ${REASON_MAX} characters)`;
+  return null;
+}
+
+/** Pending or timed out (at any age), with a receiving account: what a confirmation by hand may pay. */
+export function confirmProblem(o: Order): string | null {
+  if (o.status === OrderStatus.Paid) return `order ${o.tradeNo} is already paid`;
+  if (o.status === OrderStatus.Closed) return `order ${o.tradeNo} is closed; nothing paid`;
+  if (o.status === OrderStatus.Failed || o.tradeAmount === null) return `order ${o.tradeNo} has no receiving account (creation failed or no pay type chosen); nothing paid`;
+  return null;
+}
+
+export type ConfirmResult = { ok: true; order: Order; report: SettleReportResult } | { ok: false; reason: string };
+
+export async function confirmPaymentByHand(gw: Gateway, tradeNo: string, act: OperatorAct): Promise<ConfirmResult> {
+  const bad = reasonProblem(act.reason);
+  if (bad) return { ok: false, reason: bad };
+  const order = await gw.store.getOrder(tradeNo);
+  if (!order) return { ok: false, reason: `no order ${tradeNo}` };
+  const refused = confirmProblem(order);
+  if (refused) return { ok: false, reason: refused };
+  const merchant = await gw.store.getMerchant(order.pid);
+  if (!merchant) return { ok: false, reason: `merchant ${order.pid} of order ${tradeNo} no longer exists` };
+  const window = (await gw.settings()).int("match_window");
+  const now = gw.clock.now();
+  const result = await gw.store.settleReport({
+    report: {
+      kind: "operator", pid: order.pid, client: act.actor, raw: JSON.stringify({ trade_no: tradeNo, by: act.actor, reason: act.reason.trim() }),
+      amount: order.tradeAmount, payType: order.payType, channelCode: "", dedupeKey: null, outcome: "unmatched", reason: "", tradeNo: null, createdAt: now,
+    },
+    // Re-checked on the row the transaction reads: a report may have paid it a moment ago.
+    decide: (view): MatchDecision => {
+      const current = view.orderByTradeNo(tradeNo);
+      const problem = current ? confirmProblem(current) : `no order ${tradeNo}`;
+      return current && !problem ? { kind: "matched", order: current, note: `confirmed by ${act.actor}` } : { kind: "unmatched", reason: problem ?? "not payable" };
+    },
+    pay: (o) => ({ ...payUnit(gw, merchant, window, o.tradeNo), acceptTimedOutSince: 0 }),
+  });
+  if (result.pay?.kind !== "paid") return { ok: false, reason: result.reason };
+  if (result.pay.notificationId !== null) gw.notificationQueued();
+  gw.log.event("order.confirmed_by_hand", { trade_no: tradeNo, by: act.actor });
+  return { ok: true, order: result.pay.order, report: result };
+}
+
+export async function assignReportToOrder(gw: Gateway, reportId: number, tradeNo: string, act: OperatorAct): Promise<AssignReportResult> {
+  const bad = reasonProblem(act.reason);
+  if (bad) return { kind: "refused", reason: bad };
+  const order = await gw.store.getOrder(tradeNo);
+  const merchant = order ? await gw.store.getMerchant(order.pid) : null;
+  if (!order || !merchant) return { kind: "not_found", what: "order" };
+  const window = (await gw.settings()).int("match_window");
+  const result = await gw.store.assignReport({
+    reportId,
+    tradeNo,
+    check: (report, current) => assignProblem(report, current, window),
+    pay: (o) => ({ ...payUnit(gw, merchant, window, o.tradeNo), acceptTimedOutSince: 0 }),
+    note: (report, current) => assignNote(act.actor, act.reason.trim(), report, current),
+  });
+  if (result.kind === "assigned") {
+    if (result.notificationId !== null) gw.notificationQueued();
+    gw.log.event("report.assigned", { report_id: reportId, trade_no: tradeNo, by: act.actor });
+  }
+  return result;
+}

@@ -1,0 +1,136 @@
+// The operator's read side (core/browse/store.ts) on SQLite: every query walks an index in the
+// order it returns rows, so a filtered page of a million orders reads about one page of rows.
+import type { Database } from "bun:sqlite";
+import type { AttentionRows, BrowseStore, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
+import type { StoredReport } from "../../core/store.ts";
+import type { Order } from "../../core/types.ts";
+import { toNotification, toOrder, toReport } from "./rows.ts";
+
+type Row = Record<string, unknown>;
+type Bind = Record<string, string | number | null>;
+
+/** The search arms, each on its own index: primary key, (pid, out_trade_no), (account_id, trade_amount). */
+function searchClause(s: NonNullable<OrderQuery["search"]>, bind: Bind): string | null {
+  const arms: string[] = [];
+  if (s.tradeNo !== undefined) {
+    arms.push("SELECT trade_no FROM orders WHERE trade_no = $s_trade_no");
+    bind.s_trade_no = s.tradeNo;
+  }
+  if (s.outTradeNo !== undefined) {
+    arms.push("SELECT trade_no FROM orders WHERE pid IN (SELECT pid FROM merchants) AND out_trade_no = $s_out");
+    bind.s_out = s.outTradeNo;
+  }
+  if (s.tradeAmount !== undefined) {
+    arms.push("SELECT trade_no FROM orders WHERE account_id IN (SELECT id FROM channel_accounts) AND trade_amount = $s_amount");
+    bind.s_amount = s.tradeAmount;
+  }
+  return arms.length === 0 ? null : `trade_no IN (${arms.join(" UNION ")})`;
+}
+
+export function searchOrders(db: Database, q: OrderQuery): Order[] {
+  const where: string[] = [];
+  const bind: Bind = { limit: q.limit };
+  if (q.status === 1) {
+    where.push("status = 1 AND expire_time >= $now");
+    bind.now = q.now;
+  } else if (q.status === 4) {
+    // The sweeper writes 4 within seconds; a pending row past its expiry reads as timed out meanwhile.
+    // Dense (most unpaid orders end this way): walk created_at and skip the others, as for pay_type.
+    where.push("+status IN (1, 4) AND (status = 4 OR expire_time < $now)");
+    bind.now = q.now;
+  } else if (q.status !== undefined) {
+    where.push("status = $status");
+    bind.status = q.status;
+  }
+  if (q.pid !== undefined) {
+    where.push("pid = $pid");
+    bind.pid = q.pid;
+  }
+  // Few distinct values: walking created_at and skipping the others beats sorting all of one type.
+  if (q.payType !== undefined) {
+    where.push("+pay_type = $pay_type");
+    bind.pay_type = q.payType;
+  }
+  if (q.accountId !== undefined) {
+    where.push("+account_id = $account");
+    bind.account = q.accountId;
+  }
+  if (q.from !== undefined) {
+    where.push("created_at >= $from");
+    bind.from = q.from;
+  }
+  if (q.to !== undefined) {
+    where.push("created_at < $to");
+    bind.to = q.to;
+  }
+  if (q.search) {
+    const clause = searchClause(q.search, bind);
+    if (clause) where.push(clause);
+  }
+  if (q.after) {
+    where.push("(created_at, trade_no) < ($after_at, $after_no)");
+    bind.after_at = q.after.createdAt;
+    bind.after_no = q.after.tradeNo;
+  }
+  const sql = `SELECT * FROM orders ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT $limit`;
+  return (db.query(sql).all(bind) as Row[]).map(toOrder);
+}
+
+export function getReport(db: Database, id: number): StoredReport | null {
+  const row = db.query("SELECT * FROM reports WHERE id = $id").get({ id }) as Row | null;
+  return row ? toReport(row) : null;
+}
+
+export function reportsForOrder(db: Database, tradeNo: string, limit: number): StoredReport[] {
+  return (db.query("SELECT * FROM reports WHERE trade_no = $t ORDER BY id LIMIT $limit").all({ t: tradeNo, limit }) as Row[]).map(toReport);
+}
+
+export function searchReports(db: Database, q: ReportQuery): StoredReport[] {
+  const rows = db
+    .query(
+      `SELECT * FROM reports WHERE ($outcome IS NULL OR outcome = $outcome) AND ($pid IS NULL OR pid = $pid)
+         AND ($kind IS NULL OR kind = $kind) AND ($before IS NULL OR id < $before)
+       ORDER BY id DESC LIMIT $limit`,
+    )
+    .all({ outcome: q.outcome ?? null, pid: q.pid ?? null, kind: q.kind ?? null, before: q.beforeId ?? null, limit: q.limit }) as Row[];
+  return rows.map(toReport);
+}
+
+export function attention(db: Database, o: { since: number; limit: number; minAttempts: number }): AttentionRows {
+  const reports = db
+    // Only money received counts: an operator's refused confirmation is not a payment without an order.
+    .query("SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push') ORDER BY created_at DESC LIMIT $limit")
+    .all({ since: o.since, limit: o.limit }) as Row[];
+  const failing = db
+    .query(
+      `SELECT n.*, o.pid AS order_pid,
+         (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
+           WHERE a.notification_id = n.id ORDER BY a.id DESC LIMIT 1) AS last_error
+       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+       WHERE (n.status = 'failed' OR n.status = 'pending' AND n.attempts >= $min) AND n.created_at >= $since_ms
+       ORDER BY n.id DESC LIMIT $limit`,
+    )
+    .all({ min: o.minAttempts, since_ms: o.since * 1000, limit: o.limit }) as Row[];
+  const late = db
+    .query("SELECT * FROM orders INDEXED BY orders_late WHERE status = 2 AND paid_at > expire_time AND paid_at >= $since ORDER BY paid_at DESC LIMIT $limit")
+    .all({ since: o.since, limit: o.limit }) as Row[];
+  const failed = db
+    .query("SELECT * FROM orders WHERE status = 5 AND created_at >= $since ORDER BY created_at DESC, trade_no DESC LIMIT $limit")
+    .all({ since: o.since, limit: o.limit }) as Row[];
+  return {
+    unmatchedReports: reports.map(toReport),
+    failingNotifications: failing.map((r) => ({ ...toNotification(r), pid: Number(r.order_pid), lastError: String(r.last_error ?? "") })),
+    latePayments: late.map(toOrder),
+    creationFailures: failed.map(toOrder),
+  };
+}
+
+export function browseStore(db: Database): BrowseStore {
+  return {
+    searchOrders: async (q) => searchOrders(db, q),
+    getReport: async (id) => getReport(db, id),
+    reportsForOrder: async (t, limit) => reportsForOrder(db, t, limit),
+    searchReports: async (q) => searchReports(db, q),
+    attention: async (o) => attention(db, o),
+  };
+}
