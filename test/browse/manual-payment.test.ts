@@ -113,7 +113,7 @@ test("the attention list shows late payments, creation failures and notification
   for (let i = 0; i < 3; i++) await h.gw.store.recordNotificationAttempt(n.id, { attempt, status: "pending", nextAttemptAt: h.clock.nowMs() + 60_000 });
   const a = await h.gw.store.browse.attention({ since: 0, limit: 10, minAttempts: 3 });
   expect(a.latePayments.map((o) => o.tradeNo)).toEqual([late.trade_no]);
-  expect(a.creationFailures.map((o) => o.tradeNo)).toEqual([failedNo]);
+  expect(a.creationFailures.map((o) => o.tradeNo)).toEqual([failedNo!]);
   expect(a.failingNotifications.map((x) => [x.tradeNo, x.pid, x.lastError])).toEqual([[late.trade_no, 1001, "HTTP 500"]]);
   expect((await h.gw.store.browse.attention({ since: 0, limit: 10, minAttempts: 4 })).failingNotifications).toEqual([]);
 });
