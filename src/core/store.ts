@@ -6,6 +6,7 @@ import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
 import type { BrowseStore } from "./browse/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
+import type { StatsStore } from "./stats/store.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
 
 export type ExistingDecision = { kind: "return" } | { kind: "retry" } | { kind: "error"; reason: string };
@@ -236,6 +237,8 @@ export type SaveChannelResult = { kind: "saved"; account: ChannelAccount } | { k
 export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } | { kind: "used"; orders: number } | { kind: "not_found" };
 
 export interface Store {
+  /** Income figures and the gauges of /metrics (core/stats/store.ts). */
+  readonly stats: StatsStore;
   /** The operator's read side: orders under a filter, an order's reports, what needs attention. */
   readonly browse: BrowseStore;
   addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;

@@ -24,6 +24,7 @@ import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 import * as refusals from "./refusals.ts";
 import { pruneBatch } from "./retention.ts";
+import { SqliteStats } from "./stats.ts";
 import * as vmq from "./vmq-clients.ts";
 
 const MERCHANT_CACHE_MS = 1000;
@@ -42,6 +43,12 @@ export class SqliteStore implements Store {
   /** The operator's read side (core/browse/store.ts). */
   get browse(): BrowseStore {
     return (this.browseView ??= browseStore(this.db));
+  }
+
+  private statsStore: SqliteStats | null = null;
+  /** Income figures and the gauges of /metrics (core/stats/store.ts). */
+  get stats(): SqliteStats {
+    return (this.statsStore ??= new SqliteStats(this.db));
   }
 
   private queue: Queued[] = [];
@@ -64,6 +71,7 @@ export class SqliteStore implements Store {
     this.queue = [];
     const outcomes: { ok: boolean; v: unknown }[] = [];
     const candidates = new CandidatesInTransaction();
+    const started = performance.now();
     try {
       inTransaction(this.db, () => {
         for (const u of units) {
@@ -79,6 +87,7 @@ export class SqliteStore implements Store {
       for (const u of units) u.reject(e);
       return;
     }
+    this.stats.wrote((performance.now() - started) / 1000);
     units.forEach((u, i) => (outcomes[i]!.ok ? u.resolve(outcomes[i]!.v) : u.reject(outcomes[i]!.v)));
   }
 
