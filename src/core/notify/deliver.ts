@@ -14,6 +14,8 @@ export interface DeliveryOptions {
   maxTimeoutMs?: number;
   /** Tests inject a resolver; the default is the system's (getaddrinfo, as fetch would use). */
   lookup?: Lookup;
+  /** Seconds between attempts (default RETRY_DELAYS_S); `xpay dev` compresses them. */
+  retryDelaysS?: readonly number[];
 }
 
 /** A merchant endpoint that streams forever must not exhaust memory: read at most this much. */
@@ -90,7 +92,7 @@ export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOption
   const sent = await send(gw, n, o).catch((e): Sent => ({ httpStatus: null, body: "", error: e instanceof Error ? e.message : String(e), acknowledged: false }));
   const durationMs = Math.round(performance.now() - t0);
   const now = gw.clock.nowMs();
-  const retryAt = sent.acknowledged ? null : nextRetryAt(n.attempts + 1, now);
+  const retryAt = sent.acknowledged ? null : nextRetryAt(n.attempts + 1, now, o.retryDelaysS);
   const outcome: AttemptOutcome = {
     attempt: { attemptedAt: started, durationMs, ...sent },
     status: sent.acknowledged ? "delivered" : retryAt === null ? "failed" : "pending",

@@ -4,9 +4,12 @@ export const RETRY_DELAYS_S = [15, 15, 30, 180, 600, 1200, 1800, 1800, 1800, 360
 
 export const MAX_ATTEMPTS = RETRY_DELAYS_S.length + 1;
 
-/** When to try again after `attemptsMade` failed attempts (this one included); null = give up. */
-export function nextRetryAt(attemptsMade: number, nowMs: number): number | null {
-  const delay = RETRY_DELAYS_S[attemptsMade - 1];
+/**
+ * When to try again after `attemptsMade` failed attempts (this one included); null = give up.
+ * `delays` is injectable: `xpay dev` passes a compressed schedule (core/dev/mode.ts).
+ */
+export function nextRetryAt(attemptsMade: number, nowMs: number, delays: readonly number[] = RETRY_DELAYS_S): number | null {
+  const delay = delays[attemptsMade - 1];
   return delay === undefined ? null : nowMs + delay * 1000;
 }
 
