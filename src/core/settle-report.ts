@@ -34,14 +34,17 @@ export async function settlePaymentReport(gw: Gateway, report: ReportInput, clai
   return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, facts);
 }
 
-/** `simulate-pay`: the operator says this order was paid; stored as an operator report. */
-export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts: PaymentFacts = {}): Promise<SettleReportResult | null> {
+/**
+ * `simulate-pay`: the operator says this order was paid; stored as an operator report from
+ * `client` ("cli"; `xpay dev`'s simulated payments say "dev").
+ */
+export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts: PaymentFacts = {}, client = "cli"): Promise<SettleReportResult | null> {
   const order = await gw.store.getOrder(tradeNo);
   if (!order) return null;
   const merchant = await gw.store.getMerchant(order.pid);
   if (!merchant) return null;
   const report: ReportInput = {
-    kind: "operator", pid: order.pid, client: "cli", raw: JSON.stringify({ trade_no: tradeNo, ...facts }),
+    kind: "operator", pid: order.pid, client, raw: JSON.stringify({ trade_no: tradeNo, ...facts }),
     amount: order.tradeAmount, payType: order.payType, channelCode: "", dedupeKey: null,
   };
   const decide = (view: MatchView, now: number, window: number): MatchDecision => {

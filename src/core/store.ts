@@ -2,6 +2,7 @@
 // transaction arrive as plain functions, so the store never imports the core's logic and a second
 // implementation (PostgreSQL) could serve the same core.
 import type { AllocationRule } from "./allocation.ts";
+import type { DevStore } from "./dev/store.ts";
 import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
 import type { BrowseStore } from "./browse/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
@@ -237,6 +238,8 @@ export type SaveChannelResult = { kind: "saved"; account: ChannelAccount } | { k
 export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } | { kind: "used"; orders: number } | { kind: "not_found" };
 
 export interface Store {
+  /** Units only `xpay dev` calls (core/dev/store.ts). */
+  readonly dev: DevStore;
   /** Income figures and the gauges of /metrics (core/stats/store.ts). */
   readonly stats: StatsStore;
   /** The operator's read side: orders under a filter, an order's reports, what needs attention. */

@@ -14,6 +14,7 @@ import { startCheckpointer } from "./checkpointer.ts";
 import { assignReport } from "./assign-report.ts";
 import { browseStore } from "./browse.ts";
 import * as clients from "./clients.ts";
+import { SqliteDevStore } from "./dev.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
 import * as outbox from "./outbox.ts";
@@ -38,6 +39,11 @@ interface Queued {
 
 export class SqliteStore implements Store {
   constructor(readonly db: Database) {}
+
+  private devStore: SqliteDevStore | null = null;
+  get dev(): SqliteDevStore {
+    return (this.devStore ??= new SqliteDevStore(this.db));
+  }
 
   private browseView: BrowseStore | null = null;
   /** The operator's read side (core/browse/store.ts). */
