@@ -6,6 +6,7 @@ import pkg from "../../package.json";
 import * as channel from "./channel.ts";
 import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
+import * as dev from "./dev.ts";
 import { examples, requireAllAtOnce } from "./help.ts";
 import * as keygen from "./keygen.ts";
 import * as merchant from "./merchant.ts";
@@ -27,7 +28,7 @@ export function buildProgram(): { program: Command; close(): void } {
     .exitOverride()
     .addHelpText("after", examples("xpay serve", 'xpay merchant add --name "My shop"', "xpay --db /var/lib/xpay/xpay.db order list --status paid"));
   const cli = createCli(program);
-  for (const group of [serve, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
+  for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
   for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };

@@ -1,5 +1,5 @@
 // The HTTP application: every protocol plugin plus the cashier page, mounted on one Elysia app.
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import type { Gateway } from "../core/gateway.ts";
 import { json } from "../protocols/http.ts";
 import { nativePlugin } from "../protocols/native/plugin.ts";
@@ -15,8 +15,12 @@ import { qrcodePlugin } from "./qrcode.ts";
 import { openapiPlugin } from "./openapi.ts";
 import { publicRateLimit } from "./rate-limit.ts";
 
-export function buildApp(gw: Gateway) {
-  return new Elysia()
+/**
+ * `plugins` are mounted after the gateway's own routes: the same app with more routes, never
+ * different ones (`xpay dev` adds /dev/*; `xpay serve` adds none).
+ */
+export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = []) {
+  const app = new Elysia()
     .onError(({ code, error, request }) => {
       // Under /api/ (report and template API) every answer is {code, message, data}, a stray path too.
       const field = new URL(request.url).pathname.startsWith("/api/") ? "message" : "msg";
@@ -36,6 +40,8 @@ export function buildApp(gw: Gateway) {
       // The payer-facing routes, and only they, are rate limited per IP.
       new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()),
     );
+  for (const plugin of plugins) app.use(plugin);
+  return app;
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -3,11 +3,12 @@ import type { Gateway } from "../core/gateway.ts";
 import { maskUrlPath } from "../core/log.ts";
 import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
+import type { AnyElysia } from "elysia";
 import { buildApp } from "./app.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
 import { startRetention } from "./retention-loop.ts";
 import { checkDatabaseAtStart } from "./start-check.ts";
-import { startWorker } from "./worker.ts";
+import { startWorker, type WorkerOptions } from "./worker.ts";
 
 export interface RunningServer {
   url: string;
@@ -20,6 +21,17 @@ export interface ServeOptions {
   host: string;
   /** How long to wait for the start check of the database file (default START_CHECK_WAIT_MS). */
   checkWaitMs?: number;
+  /** What `xpay dev` adds to the same server; `xpay serve` passes none. */
+  extras?: ServeExtras;
+}
+
+export interface ServeExtras {
+  /** Routes mounted after the gateway's own (buildApp). */
+  plugins?: readonly AnyElysia[];
+  /** Every answer passes through it before it is sent (xpay dev marks each one as test mode). */
+  decorate?: (request: Request, response: Response) => Response | Promise<Response>;
+  /** Options of the notification worker (xpay dev: a compressed retry schedule). */
+  worker?: WorkerOptions;
 }
 
 /** A background loop started with the server and stopped before the database closes. */
@@ -27,9 +39,9 @@ export interface Background {
   stop(): Promise<void>;
 }
 
-export const backgroundStarters: ((gw: Gateway) => Background)[] = [
+export const backgroundStarters: ((gw: Gateway, o: ServeOptions) => Background)[] = [
   (gw) => startStoreBackground(gw),
-  (gw) => startWorker(gw),
+  (gw, o) => startWorker(gw, o.extras?.worker),
   (gw) => startRetention(gw),
 ];
 
@@ -53,7 +65,8 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   const check = await checkDatabaseAtStart(gw, o.checkWaitMs);
   await gw.store.probeWrite();
   await ensurePlatformKeys(gw.store);
-  const app = buildApp(gw);
+  const app = buildApp(gw, o.extras?.plugins);
+  const decorate = o.extras?.decorate;
   const server = Bun.serve({
     port: o.port,
     hostname: o.host,
@@ -62,7 +75,8 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
     async fetch(req, srv) {
       const started = performance.now();
       socketIp(req, srv); // cached for the handlers' peerIp (auth throttle, clientip) and the log line
-      const res = await app.fetch(req);
+      const answer = await app.fetch(req);
+      const res = decorate ? await decorate(req, answer) : answer;
       const url = req.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
       gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: socketIp(req, srv) });
@@ -72,7 +86,7 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
   // itself in app.listen(), and this server wraps app.fetch for the access log.
   (app as unknown as { server: typeof server }).server = server;
-  const loops = [...backgroundStarters.map((start) => start(gw)), ...(check ? [check] : [])];
+  const loops = [...backgroundStarters.map((start) => start(gw, o)), ...(check ? [check] : [])];
   return {
     url: `http://${o.host}:${server.port}`,
     port: server.port!,

@@ -1,0 +1,67 @@
+// Every answer of `xpay dev` says it is test mode, so nobody mistakes it for a production gateway:
+// a header on every response (APIs, errors, /healthz, pages), and on every HTML page a banner at
+// the top of the body. The cashier page (/pay/{trade_no}) also gets the simulate panel. This runs
+// on the finished response, after the app: pages are marked whichever plugin made them (the cashier,
+// error pages, the operator console), and `xpay serve` never passes through here.
+import { escapeHtml } from "../../protocols/http.ts";
+import { TEST_MODE_HEADER, TEST_MODE_VALUE } from "../../core/dev/mode.ts";
+import css from "./panel.css" with { type: "text" };
+import js from "./panel.js" with { type: "text" };
+
+export const BANNER_ID = "xpay-test-mode";
+const BANNER_TEXT = "测试模式 TEST MODE · xpay dev：付款均为模拟，不涉及真实资金";
+
+/** The nonce a page's policy allows for `directive` (style-src, script-src), if it uses one. */
+export function policyNonce(policy: string | null, directive: "style-src" | "script-src"): string | null {
+  if (!policy) return null;
+  const rule = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${directive} `));
+  return rule ? (/'nonce-([A-Za-z0-9+/=_-]+)'/.exec(rule)?.[1] ?? null) : null;
+}
+
+const attr = (nonce: string | null) => (nonce ? ` nonce="${escapeHtml(nonce)}"` : "");
+
+function banner(styleNonce: string | null): string {
+  return `<style${attr(styleNonce)}>${css}</style><div id="${BANNER_ID}" class="xpay-test-banner" role="note">${BANNER_TEXT}</div>`;
+}
+
+function panel(scriptNonce: string | null): string {
+  return (
+    `<section id="xpay-dev-panel" class="xpay-dev-panel" aria-label="测试模式：模拟付款">` +
+    `<p class="xpay-dev-title">测试模式 · 模拟付款（仅 xpay dev）</p>` +
+    `<div class="xpay-dev-buttons">` +
+    `<button type="button" data-dev-action="pay">模拟支付成功</button>` +
+    `<button type="button" data-dev-action="expire">让订单过期</button>` +
+    `<button type="button" data-dev-action="fail">模拟失败</button></div>` +
+    `<p id="xpay-dev-result" class="xpay-dev-result" role="status" aria-live="polite"></p>` +
+    `<p class="xpay-dev-note">模拟失败 = 付款人多付 ¥0.01：报告与订单不符，不会支付，商户不会收到通知，订单到期后超时。</p>` +
+    `</section><script${attr(scriptNonce)}>${js.replace(/<\/(script)/gi, "<\\/$1")}</script>`
+  );
+}
+
+/** The page with the banner after <body>, and on the cashier page the panel before </body>. */
+export function markPage(html: string, policy: string | null): string {
+  const open = /<body\b[^>]*>/i.exec(html);
+  if (!open) return html;
+  const at = open.index + open[0].length;
+  let page = html.slice(0, at) + banner(policyNonce(policy, "style-src")) + html.slice(at);
+  if (page.includes('id="xpay-boot"')) {
+    const end = page.lastIndexOf("</body>");
+    if (end >= 0) page = page.slice(0, end) + panel(policyNonce(policy, "script-src")) + page.slice(end);
+  }
+  return page;
+}
+
+/** `decorate` of ServeExtras: the header on every answer, the banner on every HTML page. */
+export async function markTestMode(request: Request, response: Response): Promise<Response> {
+  const isHtml = (response.headers.get("content-type") ?? "").startsWith("text/html");
+  if (!isHtml || request.method === "HEAD" || response.body === null) {
+    const headers = new Headers(response.headers);
+    headers.set(TEST_MODE_HEADER, TEST_MODE_VALUE);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+  const headers = new Headers(response.headers);
+  headers.set(TEST_MODE_HEADER, TEST_MODE_VALUE);
+  headers.delete("content-length");
+  const page = markPage(await response.text(), headers.get("content-security-policy"));
+  return new Response(page, { status: response.status, statusText: response.statusText, headers });
+}
