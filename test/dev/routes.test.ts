@@ -74,7 +74,7 @@ describe("the marks", () => {
     for (const r of requests) expect(`${r.url} ${(await fetch(r)).headers.get("x-xpay-mode")}`).toBe(`${r.url} test`);
   });
 
-  test("the cashier page: banner after <body>, panel before </body>, both under the page's own nonce", async () => {
+  test("the cashier page: banner after <body>, panel at the end of the card, its script last, all under the page's own nonce", async () => {
     const { fetch } = await devApp();
     const o = await createOrder(h);
     const res = await fetch(new Request(`http://localhost/pay/${o.trade_no}`));
@@ -85,7 +85,8 @@ describe("the marks", () => {
     expect(page).toMatch(/<body>\n?<style nonce="[^"]+">/);
     expect(page.indexOf('id="xpay-test-mode"')).toBeLessThan(page.indexOf('id="app"'));
     expect(page).toContain(`<script nonce="${nonce}">`);
-    expect(page.indexOf('id="xpay-dev-panel"')).toBeGreaterThan(page.indexOf('id="xpay-boot"'));
+    expect(page.indexOf('id="xpay-dev-panel"')).toBeGreaterThan(page.indexOf('id="order-no"'));
+    expect(page.indexOf('id="xpay-dev-panel"')).toBeLessThan(page.indexOf("</main>"));
     expect(page.endsWith("</script></body>\n</html>\n")).toBe(true);
     // Every inline script and style carries the nonce: none is blocked by the policy.
     const tags = [...page.matchAll(/<(script|style)(?![^>]*type="application\/json")([^>]*)>/g)];

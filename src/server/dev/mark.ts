@@ -24,7 +24,7 @@ function banner(styleNonce: string | null): string {
   return `<style${attr(styleNonce)}>${css}</style><div id="${BANNER_ID}" class="xpay-test-banner" role="note">${BANNER_TEXT}</div>`;
 }
 
-function panel(scriptNonce: string | null): string {
+function panel(): string {
   return (
     `<section id="xpay-dev-panel" class="xpay-dev-panel" aria-label="测试模式：模拟付款">` +
     `<p class="xpay-dev-title">测试模式 · 模拟付款（仅 xpay dev）</p>` +
@@ -34,19 +34,31 @@ function panel(scriptNonce: string | null): string {
     `<button type="button" data-dev-action="fail">模拟失败</button></div>` +
     `<p id="xpay-dev-result" class="xpay-dev-result" role="status" aria-live="polite"></p>` +
     `<p class="xpay-dev-note">模拟失败 = 付款人多付 ¥0.01：报告与订单不符，不会支付，商户不会收到通知，订单到期后超时。</p>` +
-    `</section><script${attr(scriptNonce)}>${js.replace(/<\/(script)/gi, "<\\/$1")}</script>`
+    `</section>`
   );
 }
 
-/** The page with the banner after <body>, and on the cashier page the panel before </body>. */
+function panelScript(scriptNonce: string | null): string {
+  return `<script${attr(scriptNonce)}>${js.replace(/<\/(script)/gi, "<\\/$1")}</script>`;
+}
+
+const insertBefore = (page: string, tag: string, text: string) => {
+  const at = page.lastIndexOf(tag);
+  return at < 0 ? page : page.slice(0, at) + text + page.slice(at);
+};
+
+/**
+ * The page with the banner after <body>; on the cashier page (the one with the boot data) the
+ * panel at the end of its card (</main>), below the order number, and its script before </body>.
+ */
 export function markPage(html: string, policy: string | null): string {
   const open = /<body\b[^>]*>/i.exec(html);
   if (!open) return html;
   const at = open.index + open[0].length;
   let page = html.slice(0, at) + banner(policyNonce(policy, "style-src")) + html.slice(at);
-  if (page.includes('id="xpay-boot"')) {
-    const end = page.lastIndexOf("</body>");
-    if (end >= 0) page = page.slice(0, end) + panel(policyNonce(policy, "script-src")) + page.slice(end);
+  if (page.includes('id="xpay-boot"') && page.includes("</main>")) {
+    page = insertBefore(page, "</main>", panel());
+    page = insertBefore(page, "</body>", panelScript(policyNonce(policy, "script-src")));
   }
   return page;
 }

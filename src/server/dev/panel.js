@@ -10,7 +10,7 @@
   try { boot = JSON.parse(bootEl.textContent || '{}'); } catch (e) { return; }
   var result = document.getElementById('xpay-dev-result');
   var buttons = panel.querySelectorAll('button[data-dev-action]');
-  var DONE = { pay: '已模拟支付成功，商户通知已发出；页面即将显示支付成功。', expire: '订单已过期；页面即将显示订单已超时。', fail: '已上报一笔金额不符的付款（多付 ¥0.01）：未匹配，订单仍待支付，商户不会收到通知。' };
+  var DONE = { pay: '已模拟支付成功（与真实付款同一路径）。', expire: '订单已过期；页面即将显示订单已超时。', fail: '已上报一笔金额不符的付款（多付 ¥0.01）：未匹配，订单仍待支付，商户不会收到通知。' };
 
   function setBusy(busy) {
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = busy;
@@ -23,7 +23,8 @@
     fetch(url, { method: 'POST', credentials: 'same-origin', headers: { accept: 'application/json' } }).then(function (res) {
       return res.json().catch(function () { return null; }).then(function (body) {
         if (res.ok && body && body.code === 200) {
-          result.textContent = DONE[action];
+          var notified = action === 'pay' ? (body.data && body.data.notification_queued ? '商户通知随即发出。' : '此订单没有 notify_url，不发通知。') : '';
+          result.textContent = DONE[action] + notified;
           panel.setAttribute('data-dev-done', action);
           if (action === 'fail') setBusy(false);
           return;
