@@ -1,11 +1,11 @@
 // Income stats (issue 18): paid orders count on their paid day, every order on its created day,
 // days and hours in the operator's time zone, the same figures for `xpay stats` and the dashboard.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { lastDays, localDate, startOfLocalDay } from "../../src/core/stats/calendar.ts";
+import { buckets, lastDays, localDate, startOfLocalDay } from "../../src/core/stats/calendar.ts";
 import { dashboardStats } from "../../src/core/stats/dashboard.ts";
 import { incomeStats } from "../../src/core/stats/income.ts";
 import type { SqliteStore } from "../../src/store/sqlite/index.ts";
-import { incomeSql } from "../../src/store/sqlite/stats.ts";
+import { accountSql, rangeSql } from "../../src/store/sqlite/stats.ts";
 import { harness, type Harness, seed } from "../helpers.ts";
 
 let h: Harness;
@@ -106,28 +106,44 @@ describe("income", () => {
     expect(byType.total).toEqual({ paidCount: 3, paidAmount: 1500, created: 4, ratio: 0.75 });
   });
 
-  test("the store groups by each key directly too", async () => {
+  test("the store's per-account rows: only pairs with orders; orders without an account per pay type", async () => {
     order({ account: ali, payType: "alipay", created: DAY + 10, paid: DAY + 20, amount: 500 });
     order({ account: wx, payType: "wxpay", created: DAY + 10, paid: DAY + 20, amount: 300, pid: 1002 });
-    const q = { from: DAY, to: DAY + 86400 };
-    const keys = async (by: "total" | "pay-type" | "account" | "merchant") => (await h.gw.store.stats.income({ ...q, by })).map((r) => r.key).sort();
-    expect(await keys("total")).toEqual([""]);
-    expect(await keys("pay-type")).toEqual(["alipay", "wxpay"]);
-    expect(await keys("account")).toEqual([String(ali), String(wx)].sort());
-    expect(await keys("merchant")).toEqual(["1001", "1002"]);
+    order({ account: null, payType: "", created: DAY + 10, status: 1 });
+    order({ account: null, payType: "qqpay", created: DAY + 10, status: 5 });
+    const rows = await h.gw.store.stats.incomeByAccount({ from: DAY, to: DAY + 86400 });
+    expect(rows.sort((a, b) => a.pid - b.pid || String(a.payType).localeCompare(b.payType))).toEqual([
+      { accountId: null, pid: 1001, payType: "", paidCount: 0, paidAmount: 0, created: 1 },
+      { accountId: ali, pid: 1001, payType: "alipay", paidCount: 1, paidAmount: 500, created: 1 },
+      { accountId: null, pid: 1001, payType: "qqpay", paidCount: 0, paidAmount: 0, created: 1 },
+      { accountId: wx, pid: 1002, payType: "wxpay", paidCount: 1, paidAmount: 300, created: 1 },
+    ]);
+    expect(await h.gw.store.stats.incomeByAccount({ from: DAY + 20, to: DAY + 86400, pid: 1001 })).toEqual([
+      { accountId: ali, pid: 1001, payType: "alipay", paidCount: 1, paidAmount: 500, created: 0 },
+    ]);
   });
 
-  test("every income query reads only the covering indexes of migration 010", () => {
+  test("every income statement counts an index range (a SEARCH of a covering index, no sort)", () => {
     const db = (h.gw.store as SqliteStore).db;
-    const plan = (sql: string, pid: boolean) =>
-      (db.query(`EXPLAIN QUERY PLAN ${sql}`).all({ from: 0, to: 1, ...(pid ? { pid: 1 } : {}) }) as { detail: string }[]).map((r) => r.detail).join("; ");
-    for (const by of ["total", "quarter", "pay-type", "account", "merchant", "detail"] as const) {
-      for (const pid of [false, true]) {
-        const sql = incomeSql(by, pid);
-        expect(plan(sql.paid, pid)).toContain("SEARCH orders USING COVERING INDEX orders_paid_stats (paid_at>? AND paid_at<?)");
-        expect(plan(sql.created, pid)).toContain("SEARCH orders USING COVERING INDEX orders_created_stats (created_at>? AND created_at<?)");
-      }
+    const plan = (sql: string) =>
+      (db.query(`EXPLAIN QUERY PLAN ${sql}`).all({ from: 0, to: 1, pid: 1001, a: 1 }) as { detail: string }[]).map((r) => r.detail).join("; ");
+    for (const pid of [false, true]) {
+      expect(plan(rangeSql(pid).paid)).toStartWith("SEARCH orders USING COVERING INDEX orders_paid_stats (paid_at>? AND paid_at<?)");
+      expect(plan(rangeSql(pid).created)).toBe("SEARCH orders USING COVERING INDEX orders_created_stats (created_at>? AND created_at<?)");
     }
+    expect(plan(accountSql.paid)).toBe("SEARCH orders USING COVERING INDEX orders_account_paid (account_id=? AND pid=? AND paid_at>? AND paid_at<?)");
+    expect(plan(accountSql.created)).toBe("SEARCH orders USING COVERING INDEX orders_account_created (account_id=? AND pid=? AND created_at>? AND created_at<?)");
+    expect(plan(accountSql.noAccount)).toStartWith("SEARCH orders USING COVERING INDEX orders_account_created (account_id=? AND pid=? AND created_at>? AND created_at<?)");
+  });
+
+  test("buckets: local days cut to the range, hours of 3600 s", () => {
+    expect(buckets(DAY + 3600, DAY + 86400 + 60, "day", "Asia/Shanghai")).toEqual([
+      { from: DAY + 3600, to: DAY + 86400, label: "2026-11-23" },
+      { from: DAY + 86400, to: DAY + 86400 + 60, label: "2026-11-24" },
+    ]);
+    expect(buckets(DAY + 5400, DAY + 3 * 3600, "hour", "Asia/Shanghai").map((b) => [b.from - DAY, b.label])).toEqual([
+      [5400, "2026-11-23 01:00"], [7200, "2026-11-23 02:00"],
+    ]);
   });
 });
 

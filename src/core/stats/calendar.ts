@@ -1,10 +1,10 @@
 // Days and hours as the operator reads them: in the `timezone` setting (core/time.ts), where a day
-// may have 23 or 25 hours and an offset may be +05:45. SQL only ever groups by the quarter hour
-// (floor(seconds / 900)): every time zone's offset is a whole number of quarter hours, so each
-// quarter lies inside one local hour and one local day, and the core labels it here.
+// may have 23 or 25 hours and an offset may be +05:45. The store counts ranges; the edges of the
+// local days and hours are computed here, so the SQL needs no time-zone support.
 import { formatLocal } from "../time.ts";
 
-export const QUARTER = 900;
+/** Every time zone's offset is a whole number of quarter hours. */
+const QUARTER = 900;
 
 /** "2026-11-23 14": the local date and hour of an instant (unix seconds). */
 function wall(seconds: number, zone: string): { date: string; hour: string; sinceMidnight: number } {
@@ -43,11 +43,22 @@ export function lastDays(now: number, days: number, zone: string): number[] {
   return starts;
 }
 
-/** Every quarter hour of [from, to), each with the label of its local day or hour, in order. */
-export function quarterLabels(from: number, to: number, unit: "day" | "hour", zone: string): Map<number, string> {
-  const out = new Map<number, string>();
-  for (let q = Math.floor(from / QUARTER); q * QUARTER < to; q++) {
-    out.set(q, unit === "day" ? localDate(q * QUARTER, zone) : localHour(q * QUARTER, zone));
+/** A day or an hour: [from, to) with its label. */
+export interface Bucket {
+  from: number;
+  to: number;
+  label: string;
+}
+
+/** The local days (or hours) that overlap [from, to), each cut to the range, oldest first. */
+export function buckets(from: number, to: number, unit: "day" | "hour", zone: string): Bucket[] {
+  const out: Bucket[] = [];
+  let start = unit === "day" ? startOfLocalDay(from, zone) : startOfLocalDay(from, zone) + Math.floor((from - startOfLocalDay(from, zone)) / 3600) * 3600;
+  while (start < to) {
+    // An hour is 3600 s in every zone (a clock change repeats or skips one); a day is found anew.
+    const end = unit === "day" ? startOfLocalDay(start + 26 * 3600, zone) : start + 3600;
+    out.push({ from: Math.max(start, from), to: Math.min(end, to), label: unit === "day" ? localDate(start, zone) : localHour(start, zone) });
+    start = end;
   }
   return out;
 }

@@ -1,12 +1,12 @@
 // Every figure of the console dashboard in one call, so its page only renders: today, yesterday,
 // the last 7 and 30 days (each ending now, today included), today's hours, the 30 days one by
 // one, and where the money came from (pay type, account, merchant) today and over 30 days.
-// Three store reads: the 30 days by quarter hour (periods, hours, days all fold from it) and the
-// detail rows of today and of the 30 days.
+// Four store reads: the 30 days one by one (the four periods are sums of them), today's hours, and
+// the per-account rows of today and of the 30 days.
 import type { Gateway } from "../gateway.ts";
-import { lastDays, QUARTER } from "./calendar.ts";
-import { breakdown, type IncomeFigures, type IncomeGroup, figures, foldQuarters, labeller, statsZone } from "./income.ts";
-import type { IncomeRow } from "./store.ts";
+import { lastDays } from "./calendar.ts";
+import { breakdown, byTime, type IncomeFigures, type IncomeGroup, figures, labeller, statsZone } from "./income.ts";
+import type { AccountIncome } from "./store.ts";
 
 export interface Period extends IncomeFigures {
   /** Unix seconds, [from, to). */
@@ -33,10 +33,9 @@ export interface DashboardStats {
   last30: Breakdowns;
 }
 
-function period(rows: IncomeRow[], from: number, to: number): Period {
-  const first = Math.floor(from / QUARTER);
-  const end = Math.ceil(to / QUARTER);
-  return { from, to, ...figures(rows.filter((r) => Number(r.key) >= first && Number(r.key) < end)) };
+/** The last `n` of the 30 days, as one period. */
+function period(days: IncomeGroup[], n: number, from: number, to: number, skipLast = 0): Period {
+  return { from, to, ...figures(days.slice(days.length - n - skipLast, days.length - skipLast)) };
 }
 
 /** The dashboard's figures for every merchant, or for `pid` only; `now` in unix seconds (default the gateway's clock). */
@@ -48,24 +47,23 @@ export async function dashboardStats(gw: Gateway, o: { pid?: number; now?: numbe
   const today = days[29]!;
   const to = now + 1; // the current second counts
   const pid = o.pid;
-  const quarters = await gw.store.stats.income({ from: start30, to, pid, by: "quarter" });
-  const detailToday = await gw.store.stats.income({ from: today, to, pid, by: "detail" });
-  const detail30 = await gw.store.stats.income({ from: start30, to, pid, by: "detail" });
+  const days30 = await byTime(gw, { from: start30, to, unit: "day", pid, zone });
+  const hoursToday = await byTime(gw, { from: today, to, unit: "hour", pid, zone });
   const label = await labeller(gw);
-  const split = (rows: IncomeRow[]): Breakdowns => ({
+  const split = (rows: AccountIncome[]): Breakdowns => ({
     payType: breakdown(rows, "pay-type", label), account: breakdown(rows, "account", label), merchant: breakdown(rows, "merchant", label),
   });
   return {
     now, zone, ...(pid === undefined ? {} : { pid }),
     periods: {
-      today: period(quarters, today, to),
-      yesterday: period(quarters, days[28]!, today),
-      last7: period(quarters, days[23]!, to),
-      last30: period(quarters, start30, to),
+      today: period(days30, 1, today, to),
+      yesterday: period(days30, 1, days[28]!, today, 1),
+      last7: period(days30, 7, days[23]!, to),
+      last30: period(days30, 30, start30, to),
     },
-    hoursToday: foldQuarters(quarters, today, to, "hour", zone),
-    days30: foldQuarters(quarters, start30, to, "day", zone),
-    today: split(detailToday),
-    last30: split(detail30),
+    hoursToday,
+    days30,
+    today: split(await gw.store.stats.incomeByAccount({ from: today, to, pid })),
+    last30: split(await gw.store.stats.incomeByAccount({ from: start30, to, pid })),
   };
 }

@@ -8,8 +8,8 @@
 // next, and a single hour's ratio can exceed 100 %. Over a week or a month the two sides agree.
 import type { Gateway } from "../gateway.ts";
 import { DEFAULT_TIME_ZONE, timeZoneProblem } from "../time.ts";
-import { quarterLabels } from "./calendar.ts";
-import type { IncomeKey, IncomeRow } from "./store.ts";
+import { buckets } from "./calendar.ts";
+import type { AccountIncome, IncomeCounts } from "./store.ts";
 
 export type StatsBy = "day" | "hour" | "pay-type" | "account" | "merchant";
 export const STATS_BY: StatsBy[] = ["day", "hour", "pay-type", "account", "merchant"];
@@ -42,7 +42,7 @@ export interface IncomeReport {
 
 export const ratioOf = (paid: number, created: number): number | null => (created > 0 ? paid / created : null);
 
-export function figures(rows: Pick<IncomeRow, "paidCount" | "paidAmount" | "created">[]): IncomeFigures {
+export function figures(rows: IncomeCounts[]): IncomeFigures {
   let paidCount = 0;
   let paidAmount = 0;
   let created = 0;
@@ -60,16 +60,12 @@ export async function statsZone(gw: Gateway): Promise<string> {
   return timeZoneProblem(zone) === null ? zone : DEFAULT_TIME_ZONE;
 }
 
-/** Quarter-hour rows folded into every local day or hour of [from, to), empty ones included. */
-export function foldQuarters(rows: IncomeRow[], from: number, to: number, unit: "day" | "hour", zone: string): IncomeGroup[] {
-  const labels = quarterLabels(from, to, unit, zone);
-  const groups = new Map<string, IncomeRow[]>();
-  for (const label of labels.values()) if (!groups.has(label)) groups.set(label, []);
-  for (const r of rows) {
-    const label = labels.get(Number(r.key));
-    if (label !== undefined) groups.get(label)!.push(r);
-  }
-  return [...groups].map(([key, rs]) => ({ key, label: key, ...figures(rs) }));
+/** Every local day or hour of [from, to), empty ones included, oldest first. */
+export async function byTime(gw: Gateway, q: { from: number; to: number; unit: "day" | "hour"; pid?: number; zone: string }): Promise<IncomeGroup[]> {
+  const bs = buckets(q.from, q.to, q.unit, q.zone);
+  if (bs.length === 0) return [];
+  const counts = await gw.store.stats.incomeByRange({ edges: [...bs.map((b) => b.from), bs.at(-1)!.to], pid: q.pid });
+  return bs.map((b, i) => ({ key: b.label, label: b.label, ...figures([counts[i]!]) }));
 }
 
 export type Breakdown = "pay-type" | "account" | "merchant";
@@ -86,12 +82,14 @@ export async function labeller(gw: Gateway): Promise<(by: Breakdown, key: string
   };
 }
 
-/** `detail` rows ("pay_type|account|pid") summed per pay type, account or merchant, largest income first. */
-export function breakdown(rows: IncomeRow[], by: Breakdown, label: (by: Breakdown, key: string) => string): IncomeGroup[] {
-  const part = by === "pay-type" ? 0 : by === "account" ? 1 : 2;
-  const groups = new Map<string, IncomeRow[]>();
+const keyOf = (r: AccountIncome, by: Breakdown): string =>
+  by === "pay-type" ? r.payType : by === "account" ? (r.accountId === null ? "" : String(r.accountId)) : String(r.pid);
+
+/** Per-account rows summed per pay type, account or merchant, largest income first. */
+export function breakdown(rows: AccountIncome[], by: Breakdown, label: (by: Breakdown, key: string) => string): IncomeGroup[] {
+  const groups = new Map<string, AccountIncome[]>();
   for (const r of rows) {
-    const key = r.key.split("|")[part] ?? "";
+    const key = keyOf(r, by);
     const g = groups.get(key);
     if (g) g.push(r);
     else groups.set(key, [r]);
@@ -101,13 +99,12 @@ export function breakdown(rows: IncomeRow[], by: Breakdown, label: (by: Breakdow
     .sort((a, b) => b.paidAmount - a.paidAmount || b.created - a.created || a.key.localeCompare(b.key));
 }
 
-const STORE_KEY: Record<StatsBy, IncomeKey> = { day: "quarter", hour: "quarter", "pay-type": "detail", account: "detail", merchant: "detail" };
-
 /** Income of [from, to) (unix seconds) grouped `by`, in the operator's time zone. */
 export async function incomeStats(gw: Gateway, q: { from: number; to: number; by: StatsBy; pid?: number; zone?: string }): Promise<IncomeReport> {
   const zone = q.zone ?? (await statsZone(gw));
-  const rows = await gw.store.stats.income({ from: q.from, to: q.to, pid: q.pid, by: STORE_KEY[q.by] });
   const groups =
-    q.by === "day" || q.by === "hour" ? foldQuarters(rows, q.from, q.to, q.by, zone) : breakdown(rows, q.by, await labeller(gw));
+    q.by === "day" || q.by === "hour"
+      ? await byTime(gw, { from: q.from, to: q.to, unit: q.by, pid: q.pid, zone })
+      : breakdown(await gw.store.stats.incomeByAccount({ from: q.from, to: q.to, pid: q.pid }), q.by, await labeller(gw));
   return { from: q.from, to: q.to, zone, by: q.by, ...(q.pid === undefined ? {} : { pid: q.pid }), rows: groups, total: figures(groups) };
 }

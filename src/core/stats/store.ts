@@ -1,36 +1,24 @@
-// The store's read-only figures: income over a time range (`xpay stats` and the console dashboard
-// read the same query) and the gauges /metrics reads at scrape time. A sub-port of Store
-// (`store.stats`); every unit is one or two plain aggregate queries a PostgreSQL adapter can run
-// as they are.
+// The store's read-only figures: income (`xpay stats` and the console dashboard read the same
+// units) and the gauges /metrics reads at scrape time. A sub-port of Store (`store.stats`); every
+// unit is a set of plain range counts a PostgreSQL adapter can run as they are.
+//
+// Paid figures count orders by paid_at, `created` by created_at (core/stats/income.ts says why).
 
-/**
- * What the income rows are grouped by: `quarter` is the quarter hour (core/stats/calendar.ts);
- * `detail` is pay type, account and merchant at once, so one scan feeds all three breakdowns.
- */
-export type IncomeKey = "total" | "quarter" | "pay-type" | "account" | "merchant" | "detail";
-
-export interface IncomeQuery {
-  /** Unix seconds, inclusive. */
-  from: number;
-  /** Unix seconds, exclusive. */
-  to: number;
-  pid?: number;
-  by: IncomeKey;
-}
-
-/**
- * One group. `key`: "" for `total`; the quarter-hour number (floor(seconds / 900)) for
- * `quarter`; the pay type, account id or pid for the others ("" when the order has none);
- * "pay_type|account_id|pid" for `detail`.
- * Paid figures count orders by their paid_at, `created` by their created_at, both in the range.
- */
-export interface IncomeRow {
-  key: string;
+export interface IncomeCounts {
   paidCount: number;
   /** Sum of the paid orders' trade_amount, cents. */
   paidAmount: number;
   /** Orders created in the range, whatever became of them (failed creations included). */
   created: number;
+}
+
+/** The figures of one receiving account and one merchant over a range. */
+export interface AccountIncome extends IncomeCounts {
+  /** null: orders without an account (failed creations, orders whose payer has not picked yet). */
+  accountId: number | null;
+  pid: number;
+  /** The account's pay type (fixed once an order used it), or the order's for accountId null. */
+  payType: string;
 }
 
 export interface OutboxGauge {
@@ -43,8 +31,13 @@ export interface OutboxGauge {
 }
 
 export interface StatsStore {
-  /** Income rows of one range, one row per group that has any order (no empty groups). */
-  income(q: IncomeQuery): Promise<IncomeRow[]>;
+  /**
+   * The figures of each range [edges[i], edges[i + 1]) (unix seconds, ascending): one entry per
+   * range, edges.length - 1 in all. The core computes the edges (local days or hours).
+   */
+  incomeByRange(q: { edges: number[]; pid?: number }): Promise<IncomeCounts[]>;
+  /** The figures of [from, to) per account and merchant; only combinations with any order. */
+  incomeByAccount(q: { from: number; to: number; pid?: number }): Promise<AccountIncome[]>;
   outbox(nowMs: number): Promise<OutboxGauge>;
   /** Monitoring clients (phones, watchers, V免签 apps) seen at or after `since` (unix seconds). */
   clientsOnline(since: number): Promise<number>;
