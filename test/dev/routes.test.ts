@@ -7,6 +7,7 @@ import { html, json, STATIC_PAGE_POLICY } from "../../src/protocols/http.ts";
 import { buildApp } from "../../src/server/app.ts";
 import { devInfo } from "../../src/server/dev/info.ts";
 import { markPage, markTestMode, policyNonce } from "../../src/server/dev/mark.ts";
+import { allowInlineStyle } from "../../src/server/dev/policy.ts";
 import { devExtras } from "../../src/server/dev/plugin.ts";
 import { harness, type Harness } from "../helpers.ts";
 import { createOrder } from "../report/util.ts";
@@ -102,9 +103,33 @@ describe("the marks", () => {
     expect([api.status, await api.text(), api.headers.get("x-xpay-mode")]).toEqual([409, '{"a":1}', "test"]);
     const moved = await markTestMode(new Request("http://x/"), new Response(null, { status: 302, headers: { location: "/pay/1" } }));
     expect([moved.status, moved.headers.get("location"), moved.headers.get("x-xpay-mode")]).toEqual([302, "/pay/1", "test"]);
-    expect(markPage("no body tag here", null)).toBe("no body tag here");
+    expect(markPage("no body tag here", null, null)).toBe("no body tag here");
     expect(policyNonce("default-src 'none'; style-src 'nonce-abc=='", "style-src")).toBe("abc==");
     expect(policyNonce(STATIC_PAGE_POLICY, "style-src")).toBeNull();
+  });
+
+  test("the banner's style is allowed under each page's own policy, and nothing else in it changes", () => {
+    const n = () => "N0";
+    // The console's policy: its own stylesheets and now the banner's nonce.
+    const console = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; form-action 'self'";
+    expect(allowInlineStyle(console, n)).toEqual({ policy: console.replace("style-src 'self'", "style-src 'self' 'nonce-N0'"), nonce: "N0" });
+    expect(allowInlineStyle("default-src 'self'; img-src *", n)).toEqual({ policy: "default-src 'self'; img-src *; style-src 'self' 'nonce-N0'", nonce: "N0" });
+    expect(allowInlineStyle("default-src 'none'", n)).toEqual({ policy: "default-src 'none'; style-src 'nonce-N0'", nonce: "N0" });
+    expect(allowInlineStyle("script-src 'none'", n)).toEqual({ policy: "script-src 'none'", nonce: null });
+    expect(allowInlineStyle(STATIC_PAGE_POLICY, n)).toEqual({ policy: STATIC_PAGE_POLICY, nonce: null }); // 'unsafe-inline' stays in force
+    expect(allowInlineStyle("style-src 'nonce-abc'; script-src 'nonce-abc'", n)).toEqual({ policy: "style-src 'nonce-abc'; script-src 'nonce-abc'", nonce: "abc" });
+    expect(allowInlineStyle("style-src 'self'; style-src-elem 'self'", n).policy).toBe("style-src 'self'; style-src-elem 'self' 'nonce-N0'");
+    expect(allowInlineStyle(null, n)).toEqual({ policy: null, nonce: null });
+  });
+
+  test("a page under a 'self' style policy (like the console's) gets the banner with a nonce its policy now names", async () => {
+    const page = new Response("<!doctype html><html><body><h1>x</h1></body></html>", {
+      headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'self'" },
+    });
+    const marked = await markTestMode(new Request("http://x/admin"), page);
+    const nonce = policyNonce(marked.headers.get("content-security-policy"), "style-src")!;
+    expect(marked.headers.get("content-security-policy")).toBe(`default-src 'none'; style-src 'self' 'nonce-${nonce}'`);
+    expect(await marked.text()).toContain(`<body><style nonce="${nonce}">`);
   });
 
   test("GET /dev answers the setup; /dev/.../pay takes pay_type from the query or the body", async () => {

@@ -7,16 +7,12 @@ import { escapeHtml } from "../../protocols/http.ts";
 import { TEST_MODE_HEADER, TEST_MODE_VALUE } from "../../core/dev/mode.ts";
 import css from "./panel.css" with { type: "text" };
 import js from "./panel.js" with { type: "text" };
+import { allowInlineStyle, policyNonce } from "./policy.ts";
+
+export { policyNonce };
 
 export const BANNER_ID = "xpay-test-mode";
 const BANNER_TEXT = "测试模式 TEST MODE · xpay dev：付款均为模拟，不涉及真实资金";
-
-/** The nonce a page's policy allows for `directive` (style-src, script-src), if it uses one. */
-export function policyNonce(policy: string | null, directive: "style-src" | "script-src"): string | null {
-  if (!policy) return null;
-  const rule = policy.split(";").map((d) => d.trim()).find((d) => d.startsWith(`${directive} `));
-  return rule ? (/'nonce-([A-Za-z0-9+/=_-]+)'/.exec(rule)?.[1] ?? null) : null;
-}
 
 const attr = (nonce: string | null) => (nonce ? ` nonce="${escapeHtml(nonce)}"` : "");
 
@@ -50,12 +46,13 @@ const insertBefore = (page: string, tag: string, text: string) => {
 /**
  * The page with the banner after <body>; on the cashier page (the one with the boot data) the
  * panel at the end of its card (</main>), below the order number, and its script before </body>.
+ * `styleNonce` is the one allowInlineStyle chose for the page's policy.
  */
-export function markPage(html: string, policy: string | null): string {
+export function markPage(html: string, policy: string | null, styleNonce: string | null): string {
   const open = /<body\b[^>]*>/i.exec(html);
   if (!open) return html;
   const at = open.index + open[0].length;
-  let page = html.slice(0, at) + banner(policyNonce(policy, "style-src")) + html.slice(at);
+  let page = html.slice(0, at) + banner(styleNonce) + html.slice(at);
   if (page.includes('id="xpay-boot"') && page.includes("</main>")) {
     page = insertBefore(page, "</main>", panel());
     page = insertBefore(page, "</body>", panelScript(policyNonce(policy, "script-src")));
@@ -74,6 +71,10 @@ export async function markTestMode(request: Request, response: Response): Promis
   const headers = new Headers(response.headers);
   headers.set(TEST_MODE_HEADER, TEST_MODE_VALUE);
   headers.delete("content-length");
-  const page = markPage(await response.text(), headers.get("content-security-policy"));
+  const body = await response.text();
+  if (!/<body\b/i.test(body)) return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  const allowed = allowInlineStyle(headers.get("content-security-policy"));
+  if (allowed.policy !== null) headers.set("content-security-policy", allowed.policy);
+  const page = markPage(body, allowed.policy, allowed.nonce);
   return new Response(page, { status: response.status, statusText: response.statusText, headers });
 }
