@@ -17,6 +17,7 @@ import * as report from "./report.ts";
 import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
 import * as simulatePay from "./simulate-pay.ts";
+import * as stats from "./stats.ts";
 import * as vmq from "./vmq.ts";
 
 export function buildProgram(): { program: Command; close(): void } {
@@ -30,6 +31,7 @@ export function buildProgram(): { program: Command; close(): void } {
   const cli = createCli(program);
   for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
   for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
+  for (const group of [stats]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }
