@@ -19,6 +19,7 @@ const READERS = new Set([
   "merchant list", "merchant show", "channel list", "order inspect", "order list", "notify list", "notify show", "report list", "client list",
   "settings list", "settings get", "migrate --status", "backup",
   "stats",
+  "alert list", "alert history",
 ]);
 
 /** Every other command (and any new one) needs an existing database it can write. */

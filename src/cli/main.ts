@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import pc from "picocolors";
 import pkg from "../../package.json";
+import * as alert from "./alert.ts";
 import * as channel from "./channel.ts";
 import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
@@ -32,6 +33,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
   for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
   for (const group of [stats]) group.register(program, cli);
+  for (const group of [alert]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }

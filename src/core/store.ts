@@ -8,6 +8,7 @@ import type { BrowseStore } from "./browse/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
 import type { StatsStore } from "./stats/store.ts";
+import type { AlertStore } from "./alerts/store.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
 
 export type ExistingDecision = { kind: "return" } | { kind: "retry" } | { kind: "error"; reason: string };
@@ -240,6 +241,8 @@ export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } |
 export interface Store {
   /** Units only `xpay dev` calls (core/dev/store.ts). */
   readonly dev: DevStore;
+  /** Operator alerts: channels, instances, their outbox, the facts the conditions read (core/alerts/store.ts). */
+  readonly alerts: AlertStore;
   /** Income figures and the gauges of /metrics (core/stats/store.ts). */
   readonly stats: StatsStore;
   /** The operator's read side: orders under a filter, an order's reports, what needs attention. */

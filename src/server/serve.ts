@@ -5,6 +5,7 @@ import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import type { AnyElysia } from "elysia";
 import { buildApp } from "./app.ts";
+import { startAlerts } from "./alert-loop.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
 import { startRetention } from "./retention-loop.ts";
 import { checkDatabaseAtStart } from "./start-check.ts";
@@ -43,6 +44,7 @@ export const backgroundStarters: ((gw: Gateway, o: ServeOptions) => Background)[
   (gw) => startStoreBackground(gw),
   (gw, o) => startWorker(gw, o.extras?.worker),
   (gw) => startRetention(gw),
+  (gw) => startAlerts(gw),
 ];
 
 /** The store's own loops (SQLite: the checkpoint thread); they beat into /healthz like the worker. */

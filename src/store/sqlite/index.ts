@@ -2,6 +2,8 @@
 // transaction before the promise resolves; no transaction is ever held across an await.
 import type { Database } from "bun:sqlite";
 import type { BrowseStore } from "../../core/browse/store.ts";
+import type { AlertStore } from "../../core/alerts/store.ts";
+import { sqliteAlerts } from "./alerts.ts";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
@@ -49,6 +51,12 @@ export class SqliteStore implements Store {
   /** The operator's read side (core/browse/store.ts). */
   get browse(): BrowseStore {
     return (this.browseView ??= browseStore(this.db));
+  }
+
+  #alerts?: AlertStore;
+  /** Operator alerts (core/alerts/store.ts). */
+  get alerts(): AlertStore {
+    return (this.#alerts ??= sqliteAlerts(this.db));
   }
 
   private statsStore: SqliteStats | null = null;

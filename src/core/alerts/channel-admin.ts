@@ -1,0 +1,34 @@
+// The operator's actions on alert channels, shared by the CLI (and a console later): add one from
+// options (checked by channels/index.ts), send a test message through it at once with its answer
+// kept in the history, remove one.
+import type { Gateway } from "../gateway.ts";
+import { channelConfig } from "./channels/index.ts";
+import { sendThrough } from "./channels/send.ts";
+import { ALERT_LEASE_MS, type DeliverOptions } from "./deliver.ts";
+import { testMessage } from "./render.ts";
+import type { AlertAttempt, AlertChannel, ChannelType } from "./store.ts";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+
+export type AddResult = { ok: true; channel: AlertChannel; generatedSecret?: string } | { ok: false; error: string };
+
+export async function addAlertChannel(gw: Gateway, input: { name: string; type: string; options: Record<string, string>; webhook?: string }): Promise<AddResult> {
+  if (!NAME.test(input.name)) return { ok: false, error: "--name must be 1-40 letters, digits, dots, dashes or underscores, starting with a letter or digit" };
+  const built = channelConfig(input.type, input.options, input.webhook);
+  if (!built.ok) return built;
+  const r = await gw.store.alerts.addChannel({ name: input.name, type: input.type as ChannelType, config: built.config, now: gw.clock.now() });
+  if (r.kind === "refused") return { ok: false, error: r.reason };
+  return { ok: true, channel: r.channel, ...(built.generatedSecret ? { generatedSecret: built.generatedSecret } : {}) };
+}
+
+/** Sends a sample message now and records it as a message of its own (no retries: the operator is watching). */
+export async function testAlertChannel(gw: Gateway, name: string, o: DeliverOptions = {}): Promise<{ channel: AlertChannel; attempt: AlertAttempt } | null> {
+  const channel = await gw.store.alerts.getChannel(name);
+  if (!channel) return null;
+  const settings = await gw.settings();
+  const message = testMessage(name, { nowMs: gw.clock.nowMs(), timeZone: settings.str("timezone") });
+  const id = await gw.store.alerts.insertLeased(channel, message, gw.clock.nowMs(), ALERT_LEASE_MS);
+  const attempt = await sendThrough(channel, message, { ...o, nowMs: gw.clock.nowMs() });
+  await gw.store.alerts.recordAttempt(id, { attempt, status: attempt.ok ? "sent" : "failed", nextAttemptAt: gw.clock.nowMs() });
+  return { channel, attempt };
+}

@@ -1,0 +1,109 @@
+// The channel registry, and the operator's input turned into a stored config: every type's
+// required fields at once, choices checked, an option of another type refused by name, a vendor
+// webhook URL taken apart (DingTalk, Feishu, WeCom show one URL with the token inside), and base
+// URLs held to the floor of notify/address.ts (never link-local, i.e. cloud metadata). Loopback
+// and private addresses are allowed: the operator chose the target.
+import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import { classifyAddress } from "../../notify/address.ts";
+import type { ChannelType } from "../store.ts";
+import { dingtalk } from "./dingtalk.ts";
+import { email } from "./email.ts";
+import { feishu } from "./feishu.ts";
+import type { ChannelKind } from "./kind.ts";
+import { serverchan } from "./serverchan.ts";
+import { telegram } from "./telegram.ts";
+import { webhook } from "./webhook.ts";
+import { wecom } from "./wecom.ts";
+
+export const CHANNEL_KINDS: Record<ChannelType, ChannelKind> = { webhook, telegram, dingtalk, feishu, wecom, serverchan, email };
+export const CHANNEL_TYPES = Object.keys(CHANNEL_KINDS) as ChannelType[];
+
+export const flagOf = (key: string) => `--${key.replace(/_/g, "-")}`;
+const a = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/** Why a URL may not be an alert target, or null. */
+export function urlProblem(url: string, flag: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `${flag} is not a valid URL`;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return `${flag} must be an http(s) URL`;
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const c = isIP(host) ? classifyAddress(host, new Set()) : null;
+  return c?.floor ? `${flag} points to ${host} (${c.why}), never an alert target` : null;
+}
+
+/** Splits a vendor's webhook URL into the fields it carries. */
+function fromWebhook(type: ChannelType, url: string): Record<string, string> | string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "--webhook is not a valid URL";
+  }
+  const base = u.origin;
+  if (type === "dingtalk" && u.searchParams.get("access_token")) return { access_token: u.searchParams.get("access_token")!, base_url: base };
+  if (type === "wecom" && u.searchParams.get("key")) return { key: u.searchParams.get("key")!, base_url: base };
+  const hook = /\/open-apis\/bot\/v2\/hook\/([^/?#]+)$/.exec(u.pathname)?.[1];
+  if (type === "feishu" && hook) return { hook, base_url: base };
+  return `--webhook is not a ${CHANNEL_KINDS[type].label} webhook URL (${type === "feishu" ? ".../open-apis/bot/v2/hook/<id>" : type === "dingtalk" ? "...?access_token=..." : "...?key=..."})`;
+}
+
+export type ConfigResult = { ok: true; config: Record<string, string>; generatedSecret?: string } | { ok: false; error: string };
+
+/** The stored config of a new channel from the operator's options (keys as the fields name them). */
+export function channelConfig(type: string, given: Record<string, string>, webhookUrl?: string): ConfigResult {
+  const kind = CHANNEL_KINDS[type as ChannelType];
+  if (!kind) return { ok: false, error: `--type must be one of: ${CHANNEL_TYPES.join(", ")}` };
+  const keys = new Set(kind.fields.map((f) => f.key));
+  const foreign = Object.keys(given).filter((k) => !keys.has(k));
+  if (foreign.length) return { ok: false, error: `${foreign.map(flagOf).join(", ")} ${foreign.length > 1 ? "are not options" : "is not an option"} of ${a(type)} channel (its options: ${kind.fields.map((f) => flagOf(f.key)).join(", ")})` };
+  let config: Record<string, string> = { ...given };
+  if (webhookUrl !== undefined) {
+    if (!["dingtalk", "feishu", "wecom"].includes(type)) return { ok: false, error: "--webhook is for dingtalk, feishu and wecom channels" };
+    const parsed = fromWebhook(type as ChannelType, webhookUrl);
+    if (typeof parsed === "string") return { ok: false, error: parsed };
+    if (kind.baseUrl && parsed.base_url === new URL(kind.baseUrl).origin) delete parsed.base_url;
+    config = { ...parsed, ...config };
+  }
+  let generatedSecret: string | undefined;
+  if (type === "webhook" && config.secret === undefined) config.secret = generatedSecret = randomBytes(16).toString("hex");
+  const missing = kind.fields.filter((f) => f.required && !config[f.key]);
+  if (missing.length) return { ok: false, error: `${a(type)} channel needs ${missing.map((f) => flagOf(f.key)).join(", ")}${["dingtalk", "feishu", "wecom"].includes(type) ? " (or --webhook URL)" : ""}` };
+  for (const f of kind.fields) {
+    if (f.values && config[f.key] !== undefined && !f.values.includes(config[f.key]!)) return { ok: false, error: `${flagOf(f.key)} must be one of: ${f.values.join(", ")}` };
+  }
+  for (const [key, flag] of [["base_url", "--base-url"], ["url", "--url"]] as const) {
+    const problem = config[key] !== undefined ? urlProblem(config[key]!, flag) : null;
+    if (problem) return { ok: false, error: problem };
+  }
+  const problem = kind.check?.(config) ?? null;
+  return problem ? { ok: false, error: problem } : { ok: true, config, ...(generatedSecret ? { generatedSecret } : {}) };
+}
+
+/** The config as it may be shown: secrets masked, a URL's query values masked (tokens live there). */
+export function maskConfig(type: ChannelType, config: Record<string, string>): Record<string, string> {
+  const secret = new Set(CHANNEL_KINDS[type]?.fields.filter((f) => f.secret).map((f) => f.key) ?? []);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(config)) out[k] = secret.has(k) ? (v ? "********" : "") : /^https?:\/\//.test(v) ? maskQuery(v) : v;
+  return out;
+}
+
+function maskQuery(url: string): string {
+  const i = url.indexOf("?");
+  if (i < 0) return url;
+  const q = new URLSearchParams(url.slice(i + 1));
+  for (const k of [...q.keys()]) q.set(k, "***");
+  return `${url.slice(0, i)}?${q.toString()}`;
+}
+
+/** Every secret value of a config, to scrub from anything stored or logged (answers, errors). */
+export function secretsOf(type: ChannelType, config: Record<string, string>): string[] {
+  const fields = (CHANNEL_KINDS[type]?.fields ?? []).filter((f) => f.secret && config[f.key]).map((f) => config[f.key]!);
+  // A webhook URL may carry its own token in the query.
+  const query = config.url?.includes("?") ? [...new URLSearchParams(config.url.slice(config.url.indexOf("?") + 1)).values()] : [];
+  return [...fields, ...query.filter((v) => v.length >= 6)];
+}
