@@ -1,5 +1,6 @@
 // Operator settings: one table of keys with their defaults, checks and help text. The CLI's
 // `xpay settings` documents itself from this table, and the core reads typed values through it.
+import { ADMIN_SETTINGS } from "./admin/settings.ts";
 import { ALERT_SETTINGS } from "./alerts/settings.ts";
 import { DEFAULT_TIME_ZONE, timeZoneProblem } from "./time.ts";
 
@@ -46,6 +47,7 @@ export const SETTINGS: SettingDef[] = [
   { key: "audio_enable", default: "0", help: "1: the cashier page offers a spoken prompt.", check: oneOf("0", "1") },
   { key: "audio_content", default: "请支付{{trade_amount}}元", help: "Spoken prompt template: {{trade_amount}} {{amount}} {{order_id}} {{out_order_id}} {{subject}} {{pay_type}}." },
   { key: "audio_url", default: "", help: "URL of the spoken prompt (e.g. a TTS service); the same placeholders plus {{content}} (the prompt), URL-encoded. Empty: no audio." },
+  ...ADMIN_SETTINGS,
   ...ALERT_SETTINGS,
 ];
 

@@ -1,6 +1,7 @@
 // The store's surface: coarse async units of work, each atomic. Rules that must run inside a
 // transaction arrive as plain functions, so the store never imports the core's logic and a second
 // implementation (PostgreSQL) could serve the same core.
+import type { AdminStore } from "./admin/store.ts";
 import type { AllocationRule } from "./allocation.ts";
 import type { DevStore } from "./dev/store.ts";
 import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
@@ -239,6 +240,8 @@ export type SaveChannelResult = { kind: "saved"; account: ChannelAccount } | { k
 export type RemoveChannelResult = { kind: "removed"; account: ChannelAccount } | { kind: "used"; orders: number } | { kind: "not_found" };
 
 export interface Store {
+  /** The operator console: operators, sessions, setup links, the audit log (core/admin/store.ts). */
+  readonly admin: AdminStore;
   /** Units only `xpay dev` calls (core/dev/store.ts). */
   readonly dev: DevStore;
   /** Operator alerts: channels, instances, their outbox, the facts the conditions read (core/alerts/store.ts). */

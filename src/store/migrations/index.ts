@@ -5,6 +5,7 @@ import paidSlots from "./004_paid_slots.ts";
 import reportBounds from "./005_report_bounds.ts";
 import vmqClients from "./006_vmq_clients.ts";
 import vmqAccounts from "./007_vmq_accounts.ts";
+import operatorConsole from "./008_console.ts";
 import alerts from "./009_alerts.ts";
 import statsRules from "./010_stats_rules.ts";
 import consoleBrowse from "./011_console_browse.ts";
@@ -24,6 +25,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, name: "report_bounds", sql: reportBounds },
   { version: 6, name: "vmq_clients", sql: vmqClients },
   { version: 7, name: "vmq_accounts", sql: vmqAccounts },
+  { version: 8, name: "console", sql: operatorConsole },
   { version: 9, name: "alerts", sql: alerts },
   { version: 10, name: "stats_rules", sql: statsRules },
   { version: 11, name: "console_browse", sql: consoleBrowse },

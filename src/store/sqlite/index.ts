@@ -7,6 +7,7 @@ import { sqliteAlerts } from "./alerts.ts";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
+import { SqliteAdminStore } from "./admin.ts";
 import { migrate } from "../migrate.ts";
 import * as channels from "./channels.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
@@ -41,6 +42,11 @@ interface Queued {
 
 export class SqliteStore implements Store {
   constructor(readonly db: Database) {}
+
+  #admin?: SqliteAdminStore;
+  get admin(): SqliteAdminStore {
+    return (this.#admin ??= new SqliteAdminStore(this.db));
+  }
 
   private devStore: SqliteDevStore | null = null;
   get dev(): SqliteDevStore {
