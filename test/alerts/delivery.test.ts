@@ -110,3 +110,16 @@ test("a channel that is down and one that hangs delay neither another channel no
   expect((await down()).map((r) => [r.status, r.attempts, /refused|connect/i.test(r.last?.error ?? "")])).toEqual(Array(3).fill(["pending", 1, true]));
   console.log(`alerts through the good channel in ${alertMs} ms, merchant notification in ${notifyMs} ms, with one channel down and one hanging`);
 });
+
+test("the alert loop beats 'alerts' into /healthz while it runs and leaves it when stopped; serve starts it", async () => {
+  const { backgroundStarters } = await import("../../src/server/serve.ts");
+  expect(backgroundStarters.map(String).some((s) => s.includes("startAlerts"))).toBe(true);
+  const x = await alertHarness();
+  cleanup.push(x.close);
+  const health = async () => (await (await x.h.app.handle(new Request("http://localhost/healthz"))).json()) as { status: string; workers: Record<string, string> };
+  const loop = startAlerts(x.h.gw, { tickMs: 20 });
+  await Bun.sleep(60);
+  expect(await health()).toMatchObject({ status: "ok", workers: { alerts: "alive" } });
+  await loop.stop();
+  expect((await health()).workers.alerts).toBeUndefined();
+});
