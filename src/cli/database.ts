@@ -18,7 +18,7 @@ const CREATORS = new Set(["serve", "migrate"]);
 const READERS = new Set([
   "merchant list", "merchant show", "channel list", "order inspect", "order list", "notify list", "notify show", "report list", "client list",
   "settings list", "settings get", "migrate --status", "backup",
-  "stats",
+  "stats", "rules list", "rules test", "rules unparsed",
   "alert list", "alert history",
 ]);
 

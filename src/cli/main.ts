@@ -15,6 +15,7 @@ import * as notify from "./notify.ts";
 import * as ops from "./ops.ts";
 import * as order from "./order.ts";
 import * as report from "./report.ts";
+import * as rules from "./rules.ts";
 import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
 import * as simulatePay from "./simulate-pay.ts";
@@ -32,7 +33,7 @@ export function buildProgram(): { program: Command; close(): void } {
   const cli = createCli(program);
   for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
   for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
-  for (const group of [stats]) group.register(program, cli);
+  for (const group of [stats, rules]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };

@@ -8,6 +8,7 @@ import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
 import type { BrowseStore } from "./browse/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
+import type { RulesStore } from "./rules/store.ts";
 import type { StatsStore } from "./stats/store.ts";
 import type { AlertStore } from "./alerts/store.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
@@ -248,6 +249,8 @@ export interface Store {
   readonly alerts: AlertStore;
   /** Income figures and the gauges of /metrics (core/stats/store.ts). */
   readonly stats: StatsStore;
+  /** Operator-defined message rules and unrecognised payment-app messages (core/rules/store.ts). */
+  readonly rules: RulesStore;
   /** The operator's read side: orders under a filter, an order's reports, what needs attention. */
   readonly browse: BrowseStore;
   addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;

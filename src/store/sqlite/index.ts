@@ -28,6 +28,7 @@ import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 import * as refusals from "./refusals.ts";
 import { pruneBatch } from "./retention.ts";
+import { SqliteRules } from "./rules.ts";
 import { SqliteStats } from "./stats.ts";
 import * as vmq from "./vmq-clients.ts";
 
@@ -69,6 +70,12 @@ export class SqliteStore implements Store {
   /** Income figures and the gauges of /metrics (core/stats/store.ts). */
   get stats(): SqliteStats {
     return (this.statsStore ??= new SqliteStats(this.db));
+  }
+
+  private rulesStore: SqliteRules | null = null;
+  /** Operator message rules and unrecognised payment-app messages (core/rules/store.ts). */
+  get rules(): SqliteRules {
+    return (this.rulesStore ??= new SqliteRules(this.db));
   }
 
   private queue: Queued[] = [];
