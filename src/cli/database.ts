@@ -19,6 +19,7 @@ const READERS = new Set([
   "merchant list", "merchant show", "channel list", "order inspect", "order list", "notify list", "notify show", "report list", "client list",
   "settings list", "settings get", "migrate --status", "backup",
   "stats", "rules list", "rules test", "rules unparsed",
+  "admin list", "admin sessions", "audit list",
   "alert list", "alert history",
 ]);
 

@@ -4,6 +4,8 @@ import { Command, CommanderError } from "commander";
 import pc from "picocolors";
 import pkg from "../../package.json";
 import * as alert from "./alert.ts";
+import * as admin from "./admin.ts";
+import * as audit from "./audit.ts";
 import * as channel from "./channel.ts";
 import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
@@ -34,6 +36,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
   for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
   for (const group of [stats, rules]) group.register(program, cli);
+  for (const group of [admin, audit]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };

@@ -9,8 +9,9 @@ import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError } from "./context.ts";
 import { examples } from "./help.ts";
 import { checkBaseUrl, checkHostSyntax, checkLogFormat, checkPort, probeListen, proxyHops, sourceOf } from "./serve-input.ts";
+import { type AdminFlags, adminOptions, adminPlacement, announceConsole } from "./serve-admin.ts";
 
-interface ServeFlags {
+interface ServeFlags extends AdminFlags {
   port: string;
   host: string;
   baseUrl?: string;
@@ -20,16 +21,17 @@ interface ServeFlags {
 }
 
 export function register(program: Command, cli: Cli): void {
-  program
+  const command = program
     .command("serve")
     .description("run the gateway (HTTP server and notification worker)")
-    .addHelpText("after", examples("xpay serve", "xpay serve --host 127.0.0.1 --port 8080 --base-url https://pay.example.com --trust-proxy --log-format json", "XPAY_DB=/var/lib/xpay/xpay.db xpay serve"))
+    .addHelpText("after", examples("xpay serve", "xpay serve --host 127.0.0.1 --port 8080 --base-url https://pay.example.com --trust-proxy --log-format json", "XPAY_DB=/var/lib/xpay/xpay.db xpay serve", "xpay serve --admin-host 127.0.0.1 --admin-port 8081", "xpay serve --no-admin"))
     .option("--port <port>", "port to listen on (XPAY_PORT)", process.env.XPAY_PORT ?? "8080")
     .option("--host <host>", "address to bind (XPAY_HOST); 0.0.0.0 for every interface", process.env.XPAY_HOST ?? "127.0.0.1")
     .option("--base-url <url>", "public base URL used in cashier links (XPAY_BASE_URL)")
     .option("--trust-proxy [hops]", "behind reverse proxies: take the client address from the X-Forwarded-For entry the proxy appended; hops = how many proxies append (default 1; XPAY_TRUST_PROXY=N)")
     .option("--notify-block-private", "refuse notify_url targets on private, loopback and link-local addresses (XPAY_NOTIFY_BLOCK_PRIVATE=1)")
-    .option("--log-format <format>", "json or pretty (XPAY_LOG_FORMAT)", process.env.XPAY_LOG_FORMAT ?? "pretty")
+    .option("--log-format <format>", "json or pretty (XPAY_LOG_FORMAT)", process.env.XPAY_LOG_FORMAT ?? "pretty");
+  adminOptions(command)
     .action(async (o: ServeFlags, cmd: Command) => {
       const format = checkLogFormat(o.logFormat, sourceOf(cmd, "logFormat", "--log-format", "XPAY_LOG_FORMAT"));
       try {
@@ -55,6 +57,7 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   const trustProxy = proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY, o.trustProxy !== undefined ? "--trust-proxy" : "XPAY_TRUST_PROXY");
   cli.dbPath(); // an empty --db / XPAY_DB is refused here too, before the port is probed
   probeListen(host, port, hostSource);
+  const admin = adminPlacement(o, { host, port });
 
   const gw = cli.open({ baseUrl, trustProxy, baseUrlExplicit: explicitBase !== undefined });
   const log = createLogger(format, undefined, (await gw.settings()).str("timezone"));
@@ -62,7 +65,7 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
   let server;
   try {
-    server = await startServer(gw, { port, host });
+    server = await startServer(gw, { port, host, admin });
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(cli.dbPath(), e.message));
@@ -82,6 +85,7 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
     { url: server.url, db: cli.dbPath(), base_url: gw.baseUrl, time_zone: log.timeZone },
     `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
   );
+  await announceConsole(gw, log, admin, server.adminUrl ?? (explicitBase ?? `http://${shownHost}:${server.port}`));
   const running = server;
   let stopping = false;
   const stop = async (signal: string) => {

@@ -14,12 +14,18 @@ import { payPagePlugin } from "./pay-page.ts";
 import { qrcodePlugin } from "./qrcode.ts";
 import { openapiPlugin } from "./openapi.ts";
 import { publicRateLimit } from "./rate-limit.ts";
+import { adminPlugin } from "../admin/plugin.ts";
+
+export interface AppOptions {
+  /** The operator console under /admin (default true); false when it is off or on its own listener. */
+  admin?: boolean;
+}
 
 /**
  * `plugins` are mounted after the gateway's own routes: the same app with more routes, never
  * different ones (`xpay dev` adds /dev/*; `xpay serve` adds none).
  */
-export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = []) {
+export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = [], o: AppOptions = {}) {
   const app = new Elysia()
     .onError(({ code, error, request }) => {
       // Under /api/ (report and template API) every answer is {code, message, data}, a stray path too.
@@ -40,6 +46,7 @@ export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = []) {
       // The payer-facing routes, and only they, are rate limited per IP.
       new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()),
     );
+  if (o.admin !== false) app.use(adminPlugin(gw));
   for (const plugin of plugins) app.use(plugin);
   return app;
 }

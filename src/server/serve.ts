@@ -9,11 +9,14 @@ import { startAlerts } from "./alert-loop.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
 import { startRetention } from "./retention-loop.ts";
 import { checkDatabaseAtStart } from "./start-check.ts";
+import { type AdminPlacement, startAdminListener } from "./admin-listener.ts";
 import { startWorker, type WorkerOptions } from "./worker.ts";
 
 export interface RunningServer {
   url: string;
   port: number;
+  /** The console's own listener, when it has one (ServeOptions.admin). */
+  adminUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -22,6 +25,8 @@ export interface ServeOptions {
   host: string;
   /** How long to wait for the start check of the database file (default START_CHECK_WAIT_MS). */
   checkWaitMs?: number;
+  /** The operator console: under /admin here (default), off, or on a listener of its own. */
+  admin?: AdminPlacement;
   /** What `xpay dev` adds to the same server; `xpay serve` passes none. */
   extras?: ServeExtras;
 }
@@ -67,7 +72,7 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   const check = await checkDatabaseAtStart(gw, o.checkWaitMs);
   await gw.store.probeWrite();
   await ensurePlatformKeys(gw.store);
-  const app = buildApp(gw, o.extras?.plugins);
+  const app = buildApp(gw, o.extras?.plugins, { admin: (o.admin ?? "main") === "main" });
   const decorate = o.extras?.decorate;
   const server = Bun.serve({
     port: o.port,
@@ -88,12 +93,20 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
   // itself in app.listen(), and this server wraps app.fetch for the access log.
   (app as unknown as { server: typeof server }).server = server;
+  let admin;
+  try {
+    admin = typeof o.admin === "object" ? startAdminListener(gw, o.admin) : null;
+  } catch (e) {
+    server.stop(true);
+    throw e;
+  }
   const loops = [...backgroundStarters.map((start) => start(gw, o)), ...(check ? [check] : [])];
   return {
     url: `http://${o.host}:${server.port}`,
     port: server.port!,
+    adminUrl: admin?.url,
     async stop() {
-      await server.stop(); // finishes in-flight requests, accepts no new ones
+      await Promise.all([server.stop(), admin?.stop()]); // finish in-flight requests, accept no new ones
       await Promise.all(loops.map((l) => l.stop()));
     },
   };

@@ -1,0 +1,111 @@
+// GET /admin/audit: the audit log, newest first, filtered by actor and action, paged by id (the
+// same listAudit as `xpay audit list`). Filters are a GET form, so a filtered page is a link.
+import { listAudit } from "../../core/admin/audit.ts";
+import type { AuditEntry } from "../../core/admin/store.ts";
+import { attr, PageHead, Pager, Time } from "../components.tsx";
+import type { AdminContext, AdminPage } from "../context.ts";
+import { page } from "../render.tsx";
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const idParam = (v: string | null) => (v !== null && /^\d{1,15}$/.test(v) ? Number(v) : undefined);
+const textParam = (v: string | null) => (v ?? "").trim().slice(0, 64) || undefined;
+
+function Change(p: { entry: AuditEntry; t: AdminContext["t"] }) {
+  const parts: JSX.Element[] = [];
+  if (p.entry.before !== null) parts.push(<div><b safe>{p.t("audit.before")}</b> <span safe>{JSON.stringify(p.entry.before)}</span></div>);
+  if (p.entry.after !== null) parts.push(<div><b safe>{p.t("audit.after")}</b> <span safe>{JSON.stringify(p.entry.after)}</span></div>);
+  return parts.length ? <div class="change">{parts}</div> : <span class="faint">—</span>;
+}
+
+function link(filter: { actor?: string; action?: string }, bound: { before?: number; after?: number }): string {
+  const q = new URLSearchParams();
+  if (filter.actor) q.set("user", filter.actor);
+  if (filter.action) q.set("action", filter.action);
+  if (bound.before !== undefined) q.set("before", String(bound.before));
+  if (bound.after !== undefined) q.set("after", String(bound.after));
+  const s = q.toString();
+  return s ? `/admin/audit?${s}` : "/admin/audit";
+}
+
+async function auditLog(ctx: AdminContext): Promise<Response> {
+  const filter = { actor: textParam(ctx.query.get("user")), action: textParam(ctx.query.get("action")) };
+  const before = idParam(ctx.query.get("before"));
+  const after = before === undefined ? idParam(ctx.query.get("after")) : undefined;
+  const rows = await listAudit(ctx.gw, { ...filter, beforeId: before, afterId: after, limit: AUDIT_PAGE_SIZE + 1 });
+  // One row more than a page says whether there is another page in the direction we came.
+  const more = rows.length > AUDIT_PAGE_SIZE;
+  const shown = after !== undefined ? rows.slice(rows.length - Math.min(rows.length, AUDIT_PAGE_SIZE)) : rows.slice(0, AUDIT_PAGE_SIZE);
+  const newest = shown[0];
+  const oldest = shown.at(-1);
+  const hasNewer = after !== undefined ? more : before !== undefined && newest !== undefined && (await listAudit(ctx.gw, { ...filter, afterId: newest.id, limit: 1 })).length > 0;
+  const hasOlder = after !== undefined ? oldest !== undefined && (await listAudit(ctx.gw, { ...filter, beforeId: oldest.id, limit: 1 })).length > 0 : more;
+  const t = ctx.t;
+  return page(ctx, {
+    title: t("audit.title"),
+    children: (
+      <section>
+        <PageHead title={t("audit.title")} lead={t("audit.intro")} />
+        <form method="get" action="/admin/audit" class="filters" id="audit-filter">
+          <div class="field">
+            <label for="f-user" safe>{t("audit.filter_user")}</label>
+            <input id="f-user" name="user" type="search" value={attr(filter.actor ?? "")} maxlength={64} />
+          </div>
+          <div class="field">
+            <label for="f-action" safe>{t("audit.filter_action")}</label>
+            <input id="f-action" name="action" type="search" value={attr(filter.action ?? "")} maxlength={64} placeholder="session.login" />
+          </div>
+          <div class="actions">
+            <button class="btn btn-primary" type="submit" safe>{t("audit.filter_apply")}</button>
+            <a class="btn" href="/admin/audit" safe>{t("audit.filter_clear")}</a>
+          </div>
+        </form>
+        <div class="table-wrap">
+          <table class="table" id="audit-table">
+            <thead>
+              <tr>
+                <th safe>{t("audit.col_time")}</th>
+                <th safe>{t("audit.col_actor")}</th>
+                <th safe>{t("audit.col_action")}</th>
+                <th safe>{t("audit.col_target")}</th>
+                <th safe>{t("audit.col_ip")}</th>
+                <th safe>{t("audit.col_change")}</th>
+                <th safe>{t("audit.col_reason")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.length === 0 ? (
+                <tr>
+                  <td colspan="7" class="empty" safe>{t("audit.none")}</td>
+                </tr>
+              ) : (
+                shown.map((e) => (
+                  <tr data-id={String(e.id)}>
+                    <td class="nowrap"><Time at={e.at} tz={ctx.tz} /></td>
+                    <td safe>{e.actor}</td>
+                    <td><code safe>{e.action}</code></td>
+                    <td class="wrap" safe>{e.target}</td>
+                    <td class="nowrap mono" safe>{e.ip || "—"}</td>
+                    <td class="wrap"><Change entry={e} t={t} /></td>
+                    <td class="wrap" safe>{e.reason}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <Pager
+          newer={hasNewer && newest ? link(filter, { after: newest.id }) : null}
+          older={hasOlder && oldest ? link(filter, { before: oldest.id }) : null}
+          newerLabel={t("audit.newer")}
+          olderLabel={t("audit.older")}
+        />
+      </section>
+    ),
+  });
+}
+
+export const auditPage: AdminPage = {
+  nav: { path: "/admin/audit", label: "nav.audit", order: 80 },
+  routes: [{ method: "GET", path: "/admin/audit", handle: auditLog }],
+};

@@ -1,0 +1,18 @@
+// Every console page, in one list: a new page is one import and one entry here. Its `nav` entry (if
+// any) appears in the menu at its `order`; its routes are mounted behind the guard (plugin.ts).
+import type { AdminPage } from "../context.ts";
+import { auditPage } from "./audit.tsx";
+import { dashboardPage } from "./dashboard.tsx";
+import { langPage } from "./lang.ts";
+import { loginPage } from "./login.tsx";
+import { sessionsPage } from "./sessions.tsx";
+import { setupPage } from "./setup.tsx";
+
+export const PAGES: readonly AdminPage[] = [
+  loginPage,
+  setupPage,
+  langPage,
+  dashboardPage,
+  auditPage,
+  sessionsPage,
+];
