@@ -50,7 +50,7 @@ export function startAlerts(gw: Gateway, o: AlertLoopOptions = {}): { stop(): Pr
       };
       let rows: Awaited<ReturnType<typeof gw.store.alerts.claimDue>> = [];
       try {
-        rows = await gw.store.alerts.claimDue(gw.clock.nowMs(), room, ALERT_LEASE_MS, admit);
+        rows = await gw.store.alerts.claimDue(gw.clock.nowMs(), room, ALERT_LEASE_MS, { perChannel: PER_CHANNEL, admit });
       } finally {
         // A slot taken for a row that was not leased after all (another process took it) goes back.
         const leased = rows.map((r) => r.channelId);

@@ -9,6 +9,7 @@ import { settleOperatorPayment } from "../../src/core/settle-report.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import { startAlerts } from "../../src/server/alert-loop.ts";
 import { startWorker } from "../../src/server/worker.ts";
+import { testMessage } from "../../src/core/alerts/render.ts";
 import { BASE } from "../helpers.ts";
 import { startReceiver } from "../notify/receiver.ts";
 import { amountReport, createOrder } from "../report/util.ts";
@@ -75,20 +76,23 @@ test("a message is retried on the schedule and marked failed after the last atte
   expect((await x.h.gw.store.alerts.history({ limit: 1 }))[0]).toMatchObject({ status: "failed", attempts: ALERT_RETRY_S.length + 1 });
 });
 
-test("a channel that is down and one that hangs delay neither another channel nor merchant notifications", async () => {
+test("a channel that is down and one that hangs (with a backlog) delay neither another channel nor merchant notifications", async () => {
   const x = await alertHarness();
   const hang = sink([() => new Promise<Response>(() => {})]);
   const merchant = startReceiver(["success"]);
   cleanup.push(x.close, () => hang.stop(), () => merchant.stop());
   await addChannel(x.h, "down", "webhook", { url: `http://127.0.0.1:${freePort()}/`, secret: "0123456789abcdef" });
-  await addChannel(x.h, "hang", "webhook", { url: hang.url, secret: "0123456789abcdef" });
+  const hanging = await addChannel(x.h, "hang", "webhook", { url: hang.url, secret: "0123456789abcdef" });
+  // A backlog of 200 older messages of the hanging channel, due before anything else.
+  const old = testMessage("hang", { nowMs: x.h.clock.nowMs(), timeZone: "UTC" });
+  await x.h.gw.store.alerts.applyPass({ instances: [], messages: Array.from({ length: 200 }, () => ({ message: old, channels: [hanging] })), cursors: null, nowMs: x.h.clock.nowMs() - 60_000 });
   await x.h.gw.store.setSetting("alert_account_offline", "0");
   await evaluateAlerts(x.h.gw); // cursors
   const worker = startWorker(x.h.gw);
   const loop = startAlerts(x.h.gw, { tickMs: 20, evalMs: 50, timeoutMs: 2000 });
   cleanup.push(() => worker.stop(), () => loop.stop());
 
-  // Three alerts, each to three channels; the hanging channel holds its slots for 2 s each.
+  // Three alerts, each to three channels; the hanging channel holds its two slots for 2 s each.
   for (const amount of [101, 102, 103]) await amountReport(x.h, amount);
   const t0 = Date.now();
   await x.s.waitFor(3, 3000);

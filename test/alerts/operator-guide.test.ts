@@ -28,7 +28,8 @@ test("the guide's verifyXpayAlert accepts a real request and refuses a changed, 
   const r = await sendThrough({ id: 1, name: "ops", type: "webhook", enabled: true, createdAt: 0, config: { url: `${s.url}/in`, secret } }, testMessage("ops", { nowMs, timeZone: "UTC" }), { nowMs });
   expect(r.ok).toBe(true);
   const req = s.got.at(-1)!;
-  const headers = Object.fromEntries(req.headers.entries());
+  const headers: Record<string, string> = {};
+  req.headers.forEach((v, k) => (headers[k] = v));
   expect(verifyXpayAlert(req.body, headers, secret)).toMatchObject({ source: "xpay", event: "test" });
   expect(verifyXpayAlert(req.body.replace('"test"', '"firing"'), headers, secret)).toBeNull();
   expect(verifyXpayAlert(req.body, headers, "another-secret")).toBeNull();

@@ -115,8 +115,12 @@ export interface AlertStore {
 
   /** One outbox row for one channel, already leased to the caller (`alert test` sends it at once). */
   insertLeased(channel: AlertChannel, message: AlertMessage, nowMs: number, leaseMs: number): Promise<number>;
-  /** Leases due outbox rows in due order; with `admit`, only rows it admits (its channel has room), the rest stay due. */
-  claimDue(nowMs: number, limit: number, leaseMs: number, admit?: (channelId: number) => boolean): Promise<ClaimedAlert[]>;
+  /**
+   * Leases due outbox rows in due order. With `fair`, at most `perChannel` due rows of each channel
+   * are read (so the backlog of one channel never hides another's rows) and only those `admit`
+   * takes (its channel has room) are leased; the rest stay due.
+   */
+  claimDue(nowMs: number, limit: number, leaseMs: number, fair?: { perChannel: number; admit(channelId: number): boolean }): Promise<ClaimedAlert[]>;
   recordAttempt(id: number, outcome: { attempt: AlertAttempt; status: "pending" | "sent" | "failed"; nextAttemptAt: number }): Promise<void>;
   history(filter: { limit: number }): Promise<AlertHistoryRow[]>;
   /** Deletes sent and failed messages (with their attempts) and ended instances older than the cut. */

@@ -23,21 +23,24 @@ export function insertLeased(db: Database, c: AlertChannel, m: AlertMessage, now
 }
 
 /**
- * Reads due, unleased rows in due order (outside the write lock), keeps those `admit` takes (its
- * channel has room in this process), and leases each with a conditional update in one short
- * transaction; a row another process leased in between is left out.
+ * Reads due, unleased rows in due order (outside the write lock), at most `perChannel` of each
+ * channel, keeps those `admit` takes (its channel has room in this process), and leases each with
+ * a conditional update in one short transaction; a row another process leased in between is left
+ * out. A hanging channel's backlog of due rows thus never stands in front of another channel's.
  */
-export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: number, admit?: (channelId: number) => boolean): ClaimedAlert[] {
+export function claimDue(db: Database, nowMs: number, limit: number, leaseMs: number, fair?: { perChannel: number; admit(channelId: number): boolean }): ClaimedAlert[] {
   const candidates = db
     .query(
-      `SELECT id, channel_id FROM alert_messages WHERE status = 'pending' AND next_attempt_at <= $now AND claimed_until <= $now
-       ORDER BY next_attempt_at, id LIMIT $scan`,
+      `SELECT id, channel_id FROM (
+         SELECT id, channel_id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY channel_id ORDER BY next_attempt_at, id) AS rn
+         FROM alert_messages WHERE status = 'pending' AND next_attempt_at <= $now AND claimed_until <= $now)
+       WHERE rn <= $per ORDER BY next_attempt_at, id LIMIT $scan`,
     )
-    .all({ now: nowMs, scan: Math.max(limit * 4, 64) }) as { id: number; channel_id: number }[];
+    .all({ now: nowMs, per: fair?.perChannel ?? limit, scan: fair ? 10_000 : limit }) as { id: number; channel_id: number }[];
   const chosen: number[] = [];
   for (const c of candidates) {
     if (chosen.length >= limit) break;
-    if (!admit || admit(c.channel_id)) chosen.push(c.id);
+    if (!fair || fair.admit(c.channel_id)) chosen.push(c.id);
   }
   if (chosen.length === 0) return [];
   const lease = db.query(

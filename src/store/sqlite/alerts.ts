@@ -81,7 +81,7 @@ export function sqliteAlerts(db: Database): AlertStore {
     },
 
     insertLeased: async (c, m, now, lease) => insertLeased(db, c, m, now, lease),
-    claimDue: async (now, limit, lease, admit) => claimDue(db, now, limit, lease, admit),
+    claimDue: async (now, limit, lease, fair) => claimDue(db, now, limit, lease, fair),
     recordAttempt: async (id, o) => recordAttempt(db, id, o),
     history: async (f) => history(db, f.limit),
 
