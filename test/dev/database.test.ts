@@ -71,3 +71,23 @@ test("bad flags are one line each, before anything is made", () => {
   expect(xpay("dev", "--notify-url", "ftp://x").err).toBe('error: --notify-url must be an http:// or https:// URL, not "ftp://x"\n');
   expect(xpay("--db", "", "dev").err).toBe("error: --db is empty; give a file for the test database, e.g. --db ./xpay-dev.db\n");
 });
+
+test("--json: the setup as one JSON line (a CI reads it instead of the quick start), then JSON log lines", async () => {
+  const p = Bun.spawn([process.execPath, "src/cli/main.ts", "dev", "--port", "0", "--json"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  started.push(p);
+  const reader = p.stdout.getReader();
+  let out = "";
+  while (!out.includes('"dev.ready"')) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(out);
+    out += new TextDecoder().decode(chunk.value);
+  }
+  const lines = out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const ready = lines.find((l) => l.event === "dev.ready")! as { base_url: string; pid: number; app_secret: string; key_files: Record<string, string>; example_curl: string; retry_delays_s: number[] };
+  expect(ready).toMatchObject({ pid: 1001, app_secret: "a1b2c3d4e5f60718293a4b5c6d7e8f90", retry_delays_s: [1, 2, 5, 10, 30, 60, 120, 300] });
+  expect(existsSync(ready.key_files.platform_public_key!)).toBe(true);
+  const created = JSON.parse(Bun.spawnSync(["bash", "-c", ready.example_curl]).stdout.toString()) as { code: number };
+  expect(created.code).toBe(200);
+  p.kill("SIGTERM");
+  expect(await p.exited).toBe(0);
+}, 20_000);
