@@ -82,6 +82,7 @@ export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder):
     onExisting: onExisting(o, now),
     allocate: o.payType === "" ? null : ruleFor(o, now, s),
   });
+  if (result.kind === "created") gw.metrics.orderCreated(result.order);
   if (result.kind === "error") return { ok: false, kind: "conflict", reason: result.reason };
   const order = result.order;
   if (order.status === OrderStatus.Failed) return { ok: false, kind: "failed", reason: order.failReason, order };

@@ -3,6 +3,7 @@
 import { type Clock, systemClock } from "./clock.ts";
 import { FamilyRegistry } from "./families.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { type GatewayMetrics, noMetrics } from "./metrics.ts";
 import { Settings } from "./settings.ts";
 import { TokenBuckets } from "./token-bucket.ts";
 import type { Store } from "./store.ts";
@@ -35,6 +36,8 @@ export class Gateway {
   log: Logger;
   /** Last beat (ms) of each background loop, read by /healthz. */
   readonly beats = new Map<string, number>();
+  /** Counters of /metrics; a no-op until the server installs its registry (server/metrics). */
+  metrics: GatewayMetrics = noMetrics;
   private cached: { at: number; settings: Settings } | null = null;
   private readonly queuedListeners = new Set<() => void>();
 

@@ -17,6 +17,7 @@ export async function payOrder(gw: Gateway, tradeNo: string, facts: PaymentFacts
   if (!merchant) return { kind: "not_found" };
   const s = await gw.settings();
   const result = await gw.store.payOrder(payUnit(gw, merchant, s.int("match_window"), tradeNo, facts));
+  if (result.kind === "paid") gw.metrics.orderPaid(result.order);
   if (result.kind === "paid" && result.notificationId !== null) gw.notificationQueued();
   return result;
 }

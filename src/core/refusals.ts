@@ -58,4 +58,5 @@ export function refusalRecord(r: Refusal, now: number, limits: RefusalLimits = R
 /** Stores a refused report within the bounds above. */
 export async function recordRefusal(gw: Gateway, r: Refusal): Promise<void> {
   await gw.store.insertRefusal(refusalRecord(r, gw.clock.now()), REFUSAL_LIMITS);
+  gw.metrics.report(r.kind, "rejected");
 }

@@ -2,6 +2,7 @@
 // `xpay settings` documents itself from this table, and the core reads typed values through it.
 import { ADMIN_SETTINGS } from "./admin/settings.ts";
 import { ALERT_SETTINGS } from "./alerts/settings.ts";
+import { METRICS_SETTINGS } from "./metrics-settings.ts";
 import { DEFAULT_TIME_ZONE, timeZoneProblem } from "./time.ts";
 
 export interface SettingDef {
@@ -49,6 +50,7 @@ export const SETTINGS: SettingDef[] = [
   { key: "audio_url", default: "", help: "URL of the spoken prompt (e.g. a TTS service); the same placeholders plus {{content}} (the prompt), URL-encoded. Empty: no audio." },
   ...ADMIN_SETTINGS,
   ...ALERT_SETTINGS,
+  ...METRICS_SETTINGS,
 ];
 
 const DEFS = new Map(SETTINGS.map((d) => [d.key, d]));

@@ -25,6 +25,8 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
     pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
   });
   if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
+  if (result.pay?.kind === "paid") gw.metrics.orderPaid(result.pay.order);
+  gw.metrics.report(report.kind, result.outcome);
   gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason });
   return result;
 }

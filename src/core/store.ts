@@ -281,8 +281,8 @@ export interface Store {
   listOrders(filter: OrderFilter): Promise<Order[]>;
   /** pending -> closed, only while still pending and not expired. */
   closeOrder(tradeNo: string, now: number): Promise<boolean>;
-  /** Writes status 4 for pending orders past expire_time; returns how many. */
-  expireOrders(now: number): Promise<number>;
+  /** Writes status 4 for pending orders past expire_time; returns how many, and `tally` hears how many of each family and pay type. */
+  expireOrders(now: number, tally?: (family: string, payType: string, count: number) => void): Promise<number>;
 
   payOrder(unit: PayUnit): Promise<PayResult>;
 

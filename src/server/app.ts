@@ -9,6 +9,7 @@ import { hashpayPlugin } from "../protocols/hashpay/plugin.ts";
 import { reportPlugin } from "../protocols/report/plugin.ts";
 import { vmqPlugin } from "../protocols/vmq/plugin.ts";
 import { healthPlugin } from "./health.ts";
+import { metricsPlugin } from "./metrics/route.ts";
 import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
 import { payPagePlugin } from "./pay-page.ts";
 import { qrcodePlugin } from "./qrcode.ts";
@@ -35,6 +36,7 @@ export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = [], o: App
       return json({ code: 500, [field]: "internal error", data: null }, 500);
     })
     .use(healthPlugin(gw))
+    .use(metricsPlugin(gw))
     .use(openapiPlugin())
     .use(nativePlugin(gw))
     .use(epayV1Plugin(gw))

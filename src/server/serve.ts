@@ -1,6 +1,7 @@
 // Runs the HTTP server (and, once wired, the notification worker) until SIGINT/SIGTERM.
 import type { Gateway } from "../core/gateway.ts";
 import { maskUrlPath } from "../core/log.ts";
+import { noMetrics } from "../core/metrics.ts";
 import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import type { AnyElysia } from "elysia";
@@ -72,6 +73,8 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   const check = await checkDatabaseAtStart(gw, o.checkWaitMs);
   await gw.store.probeWrite();
   await ensurePlatformKeys(gw.store);
+  // Started with metrics_enabled 0: nothing is counted (the route turns counting on if it is set to 1).
+  const countMetrics = (await gw.settings()).str("metrics_enabled") === "1";
   const app = buildApp(gw, o.extras?.plugins, { admin: (o.admin ?? "main") === "main" });
   const decorate = o.extras?.decorate;
   const server = Bun.serve({
@@ -86,13 +89,16 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
       const res = decorate ? await decorate(req, answer) : answer;
       const url = req.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round((performance.now() - started) * 10) / 10, ip: socketIp(req, srv) });
+      const ms = performance.now() - started;
+      gw.metrics.httpRequest(path, ms / 1000);
+      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round(ms * 10) / 10, ip: socketIp(req, srv) });
       return res;
     },
   });
   // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
   // itself in app.listen(), and this server wraps app.fetch for the access log.
   (app as unknown as { server: typeof server }).server = server;
+  if (!countMetrics) gw.metrics = noMetrics;
   let admin;
   try {
     admin = typeof o.admin === "object" ? startAdminListener(gw, o.admin) : null;

@@ -99,6 +99,7 @@ export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOption
     nextAttemptAt: retryAt ?? now,
   };
   await gw.store.recordNotificationAttempt(n.id, outcome);
+  gw.metrics.notificationAttempt(outcome.status === "pending" ? "retry" : outcome.status);
   return outcome;
 }
 

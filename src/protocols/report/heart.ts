@@ -20,6 +20,7 @@ export async function clientHeart(gw: Gateway, request: Request, pidText: string
     kind: "heart", pid, client: p.client_name!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
   });
+  gw.metrics.report("heart", "accepted");
   return reply(ok({ accounts: accounts.length }));
 }
 
@@ -34,5 +35,6 @@ export async function thirdAccountHeart(gw: Gateway, request: Request): Promise<
     kind: "third-heart", pid: null, client: p.account!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
   });
+  gw.metrics.report("third-heart", "accepted");
   return reply(ok({ accounts: accounts.length }));
 }

@@ -31,7 +31,8 @@ export async function messageReport(gw: Gateway, request: Request, pidText: stri
     // again must pay, not read as a duplicate of this row.
     const reason = `not a payment message: ${found.reason}`;
     const stored = await gw.store.insertReport({ ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
-    await keepUnrecognised(gw, merchant.pid, base.dedupeKey, parsed.message, found.reason);
+    if (await keepUnrecognised(gw, merchant.pid, base.dedupeKey, parsed.message, found.reason)) gw.metrics.unrecognisedMessage();
+    gw.metrics.report("message", "unmatched");
     return reply(settledEnvelope({ reportId: stored.id, outcome: "unmatched", reason, tradeNo: null }));
   }
 

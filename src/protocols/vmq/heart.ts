@@ -32,5 +32,6 @@ export async function appHeart(gw: Gateway, request: Request): Promise<Response>
     kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: now,
   });
+  gw.metrics.report("vmq-heart", "accepted");
   return reply(ok());
 }

@@ -22,6 +22,7 @@ export function pushKey(clientId: number, t: string, type: string, cents: number
 /** Stored like an unmatched report (its dedupe key too), without asking the matching rule. */
 async function unboundType(gw: Gateway, report: ReportInput, reason: string) {
   const stored = await gw.store.insertReport({ ...report, outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
+  gw.metrics.report(report.kind, stored.duplicate ? "duplicate" : "unmatched");
   return { reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason, tradeNo: null };
 }
 

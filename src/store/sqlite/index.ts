@@ -175,7 +175,7 @@ export class SqliteStore implements Store {
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);
   listOrders: Store["listOrders"] = async (f) => orders.listOrders(this.db, f);
   closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(this.db, t, now);
-  expireOrders: Store["expireOrders"] = async (now) => orders.expireOrders(this.db, now);
+  expireOrders: Store["expireOrders"] = async (now, tally) => orders.expireOrders(this.db, now, tally);
 
   payOrder: Store["payOrder"] = async (u) => payOrder(this.db, u);
 

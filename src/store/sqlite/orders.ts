@@ -148,6 +148,11 @@ export function closeOrder(db: Database, tradeNo: string, now: number): boolean 
   return r.changes === 1;
 }
 
-export function expireOrders(db: Database, now: number): number {
-  return db.query("UPDATE orders SET status = 4 WHERE status = 1 AND expire_time <= $now").run({ now }).changes;
+export function expireOrders(db: Database, now: number, tally?: (family: string, payType: string, count: number) => void): number {
+  if (!tally) return db.query("UPDATE orders SET status = 4 WHERE status = 1 AND expire_time <= $now").run({ now }).changes;
+  const rows = db.query("UPDATE orders SET status = 4 WHERE status = 1 AND expire_time <= $now RETURNING family, pay_type").all({ now }) as { family: string; pay_type: string }[];
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(`${r.family}\n${r.pay_type}`, (counts.get(`${r.family}\n${r.pay_type}`) ?? 0) + 1);
+  for (const [k, n] of counts) tally(k.split("\n")[0]!, k.split("\n")[1]!, n);
+  return rows.length;
 }

@@ -1,0 +1,142 @@
+// The Prometheus side of GatewayMetrics (core/metrics.ts): one prom-client Registry per Gateway
+// (never the global one, so several gateways in one process do not collide). Counters move on
+// the core's events; gauges are read from the store when Prometheus scrapes (collect callbacks).
+// prom-client is loaded here, on first use by the server: CLI commands never pay for its import.
+import type * as Prom from "prom-client";
+import type { Gateway } from "../../core/gateway.ts";
+import type { AttemptResult, GatewayMetrics } from "../../core/metrics.ts";
+import type { Order } from "../../core/types.ts";
+import { familyLabel, outcomeLabel, payTypeLabel, reportKindLabel, routeFamily } from "./labels.ts";
+
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const WRITE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+/** One store read shared by the gauges of one scrape (their collect callbacks run together). */
+function perScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at > 250) last = { at: now, value: read() };
+    return last.value;
+  };
+}
+
+export class PromMetrics implements GatewayMetrics {
+  readonly registry: Prom.Registry;
+  private readonly created: Prom.Counter<"family" | "pay_type">;
+  private readonly failed: Prom.Counter<"family" | "pay_type">;
+  private readonly paid: Prom.Counter<"family" | "pay_type">;
+  private readonly paidCents: Prom.Counter<"pay_type">;
+  private readonly expired: Prom.Counter<"family" | "pay_type">;
+  private readonly reports: Prom.Counter<"kind" | "outcome">;
+  private readonly unrecognised: Prom.Counter;
+  private readonly attempts: Prom.Counter<"result">;
+  private readonly http: Prom.Histogram<"route">;
+  /** Label children, looked up once: a create pays for one Map read and an increment. */
+  private readonly children = new Map<string, { inc(n?: number): void; observe?(v: number): void }>();
+
+  constructor(gw: Gateway) {
+    const prom = require("prom-client") as typeof Prom;
+    const registers = [(this.registry = new prom.Registry())];
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) => new prom.Counter<L>({ name, help, labelNames, registers });
+    const orders = ["family", "pay_type"] as ("family" | "pay_type")[];
+    this.created = counter("xpay_orders_created_total", "Orders created (pending), by wire family and pay type.", orders);
+    this.failed = counter("xpay_orders_failed_total", "Orders whose creation failed (status 5: no account, no free amount), by family and pay type.", orders);
+    this.paid = counter("xpay_orders_paid_total", "Orders paid, by family and pay type.", orders);
+    this.paidCents = counter("xpay_paid_amount_cents_total", "Money received on paid orders: the sum of their trade_amount, in cents (divide by 100 for yuan).", ["pay_type"]);
+    this.expired = counter("xpay_orders_expired_total", "Pending orders the expiry sweep marked timed out, by family and pay type.", orders);
+    this.reports = counter("xpay_reports_total", "Reports stored by the report API, V免签 and simulate-pay, by kind and outcome.", ["kind", "outcome"]);
+    this.unrecognised = counter("xpay_unrecognised_messages_total", "Payment-app notifications that mention an amount but no rule recognised (see xpay rules unparsed).", []);
+    this.attempts = counter("xpay_notification_attempts_total", "Merchant notification attempts: delivered, retry (failed, another attempt is scheduled) or failed (given up).", ["result"]);
+    this.http = new prom.Histogram({ name: "xpay_http_request_duration_seconds", help: "HTTP request duration by route family (never the path).", labelNames: ["route"], buckets: HTTP_BUCKETS, registers });
+    const writes = new prom.Histogram({ name: "xpay_sqlite_write_seconds", help: "Duration of the store's write transactions of order creates (one per group commit).", buckets: WRITE_BUCKETS, registers });
+    gw.store.stats.observeWrites((s) => writes.observe(s));
+
+    const outbox = perScrape(() => gw.store.stats.outbox(Date.now()));
+    const gauge = (name: string, help: string, read: () => Promise<number>) =>
+      new prom.Gauge({ name, help, registers, async collect() { this.set(await read()); } });
+    gauge("xpay_outbox_pending", "Merchant notifications not delivered yet (due now or waiting for a retry).", async () => (await outbox()).pending);
+    gauge("xpay_outbox_due", "Merchant notifications due now.", async () => (await outbox()).due);
+    gauge("xpay_outbox_oldest_due_age_seconds", "How long the oldest due notification has been due (0 when none is).", async () => {
+      const o = await outbox();
+      return o.oldestDueMs === null ? 0 : Math.max(0, (Date.now() - o.oldestDueMs) / 1000);
+    });
+    gauge("xpay_monitor_clients_online", "Monitoring clients (phones, watchers, V免签 apps) seen within heartbeat_timeout.", async () =>
+      gw.store.stats.clientsOnline(gw.clock.now() - (await gw.settings()).int("heartbeat_timeout")));
+    const probe = perScrape(async () => {
+      const t = performance.now();
+      try {
+        await gw.store.probeWrite();
+        return { ok: 1, seconds: (performance.now() - t) / 1000 };
+      } catch {
+        return { ok: 0, seconds: (performance.now() - t) / 1000 };
+      }
+    });
+    gauge("xpay_db_writable", "1 when the database took the scrape's write probe (the one /healthz makes), 0 when it refused it.", async () => (await probe()).ok);
+    gauge("xpay_db_write_probe_seconds", "Duration of the scrape's write probe (one small committed write).", async () => (await probe()).seconds);
+  }
+
+  private child(key: string, make: () => { inc(n?: number): void; observe?(v: number): void }) {
+    let c = this.children.get(key);
+    if (!c) this.children.set(key, (c = make()));
+    return c;
+  }
+
+  private orderEvent(counter: Prom.Counter<"family" | "pay_type">, name: string, family: string, payType: string, n = 1) {
+    const labels = { family: familyLabel(family), pay_type: payTypeLabel(payType) };
+    this.child(`${name}\n${labels.family}\n${labels.pay_type}`, () => counter.labels(labels)).inc(n);
+  }
+
+  orderCreated(o: Order): void {
+    if (o.status === 5) this.orderEvent(this.failed, "failed", o.family, o.payType);
+    else this.orderEvent(this.created, "created", o.family, o.payType);
+  }
+
+  orderPaid(o: Order): void {
+    this.orderEvent(this.paid, "paid", o.family, o.payType);
+    const pay_type = payTypeLabel(o.payType);
+    this.child(`cents\n${pay_type}`, () => this.paidCents.labels({ pay_type })).inc(o.tradeAmount ?? 0);
+  }
+
+  ordersExpired(family: string, payType: string, count: number): void {
+    this.orderEvent(this.expired, "expired", family, payType, count);
+  }
+
+  report(kind: string, outcome: string): void {
+    const labels = { kind: reportKindLabel(kind), outcome: outcomeLabel(outcome) };
+    this.child(`report\n${labels.kind}\n${labels.outcome}`, () => this.reports.labels(labels)).inc();
+  }
+
+  unrecognisedMessage(): void {
+    this.unrecognised.inc();
+  }
+
+  notificationAttempt(result: AttemptResult): void {
+    this.child(`attempt\n${result}`, () => this.attempts.labels({ result })).inc();
+  }
+
+  httpRequest(path: string, seconds: number): void {
+    const route = routeFamily(path);
+    const h = this.child(`http\n${route}`, () => {
+      const c = this.http.labels({ route });
+      return { inc() {}, observe: (v: number) => c.observe(v) };
+    });
+    h.observe!(seconds);
+  }
+}
+
+const registries = new WeakMap<Gateway, PromMetrics>();
+
+/** This gateway's registry, made on first use (one per gateway, whatever the number of apps). */
+export function metricsOf(gw: Gateway): PromMetrics {
+  let m = registries.get(gw);
+  if (!m) registries.set(gw, (m = new PromMetrics(gw)));
+  return m;
+}
+
+/** Counting on: the core's events go to this gateway's registry. */
+export function installMetrics(gw: Gateway): PromMetrics {
+  const m = metricsOf(gw);
+  gw.metrics = m;
+  return m;
+}
