@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await dev?.stop("SIGKILL");
+  expect(await dev?.stop("SIGTERM")).toBe(0); // and its temporary folder is removed
   hooks?.stop();
 });
 
