@@ -1,9 +1,11 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { CENTS_HINT, removeChannel, removeRefusal, saveChannel } from "../core/channel-input.ts";
+import { removeAccount, type SaveAccountResult, saveAccount, setAccountEnabled } from "../core/account-actions.ts";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { CENTS_HINT, removeRefusal } from "../core/channel-input.ts";
 import { formatYuan, MAX_CENTS, parseYuan } from "../core/money.ts";
 import { PAY_TYPES } from "../core/order-input.ts";
-import type { ChannelFields, SaveChannelResult } from "../core/store.ts";
+import type { ChannelFields } from "../core/store.ts";
 import type { ChannelAccount } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
@@ -32,7 +34,7 @@ function fieldsFrom(o: Opts): Partial<ChannelFields> {
   };
 }
 
-function saved(r: SaveChannelResult, id?: number): ChannelAccount {
+function saved(r: SaveAccountResult, id?: number): ChannelAccount {
   if (r.kind === "not_found") throw new CliError(`no account with id ${id}`);
   if (r.kind === "refused") throw new CliError(r.reason);
   return r.account;
@@ -66,7 +68,7 @@ export function register(program: Command, cli: Cli): void {
     .action(async (o: Opts) => {
       requireInt("--pid", o.pid);
       const gw = cli.open();
-      const a = saved(await saveChannel(gw, null, fieldsFrom(o)));
+      const a = saved(await saveAccount(gw, CLI_ACTOR, null, fieldsFrom(o)));
       if (o.json) return printJson(view(a));
       console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${a.pid === 0 ? pc.dim(" (shared)") : ""}`);
     });
@@ -93,7 +95,7 @@ export function register(program: Command, cli: Cli): void {
       if (Object.values(patch).every((v) => v === undefined)) {
         throw new CliError("nothing to change: give at least one of --pid, --pay-type, --code, --name, --qrcode, --scheme, --min, --max, --day, --sort, --remark");
       }
-      const a = saved(await saveChannel(cli.open(), id, patch), id);
+      const a = saved(await saveAccount(cli.open(), CLI_ACTOR, id, patch), id);
       if (o.json) return printJson(view(a));
       console.log(`account ${a.id} updated`);
     });
@@ -104,7 +106,7 @@ export function register(program: Command, cli: Cli): void {
     .addHelpText("after", examples("xpay channel remove 1"))
     .action(async (idText: string) => {
       const id = requireInt("id", idText, { min: 1 });
-      const r = await removeChannel(cli.open(), id);
+      const r = await removeAccount(cli.open(), CLI_ACTOR, id);
       const refusal = removeRefusal(id, r);
       if (refusal !== null) throw new CliError(refusal);
       console.log(`account ${id} removed`);
@@ -132,7 +134,7 @@ export function register(program: Command, cli: Cli): void {
       .description(description)
       .addHelpText("after", examples(`xpay channel ${name} 1`))
       .action(async (id: string) => {
-        const a = await cli.open().store.updateChannel(requireInt("id", id, { min: 1 }), { enabled });
+        const a = await setAccountEnabled(cli.open(), CLI_ACTOR, requireInt("id", id, { min: 1 }), enabled);
         if (!a) throw new CliError(`no account with id ${id}`);
         console.log(`account ${a.id} ${enabled ? "enabled" : "disabled"}`);
       });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { ensurePlatformKeys, newRsaKeyPair } from "../core/platform-keys.ts";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { newMerchantKeys } from "../core/merchant-keys.ts";
 import { pemToBase64 } from "../protocols/signing.ts";
 import { type Cli, CliError, printJson, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
@@ -15,20 +16,16 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action(async (o: { pid: string; force?: boolean; json?: boolean }) => {
       const pid = requireInt("--pid", o.pid, { min: 1 });
-      const gw = cli.open();
-      const merchant = await gw.store.getMerchant(pid);
-      if (!merchant) throw new CliError(`no merchant with pid ${pid}`);
-      // The merchant's site signs with the private key of the pair it holds: a new pair breaks it
-      // until the merchant installs the new private key, so only on purpose.
-      if (merchant.rsaPublicKey && !o.force) {
+      const r = await newMerchantKeys(cli.open(), CLI_ACTOR, pid, { replace: o.force === true });
+      if (r.kind === "not_found") throw new CliError(`no merchant with pid ${pid}`);
+      if (r.kind === "has_keys") {
         throw new CliError(`merchant ${pid} has V2 keys already; a new pair makes its current private key stop working: run again with --force to replace them`);
       }
-      const pair = newRsaKeyPair();
-      await gw.store.updateMerchant(pid, { rsaPublicKey: pair.publicKey });
-      const platform = await ensurePlatformKeys(gw.store);
+      const pair = { privateKey: r.privateKey, publicKey: r.publicKey };
+      const platform = { publicKey: r.platformPublicKey };
       const out = { merchant_private_key: pair.privateKey, merchant_public_key: pair.publicKey, platform_public_key: platform.publicKey };
       if (o.json) return printJson(out);
-      if (merchant.rsaPublicKey) console.log(pc.yellow(`the previous key pair of merchant ${pid} no longer works; give the merchant the new private key`));
+      if (r.replaced) console.log(pc.yellow(`the previous key pair of merchant ${pid} no longer works; give the merchant the new private key`));
       console.log(pc.bold(`V2 keys for merchant ${pid}`) + pc.dim("  (SDKs that take bare Base64 use the one-line forms)"));
       console.log(pc.yellow("merchant private key (shown once; xpay keeps only the public key):"));
       console.log(pair.privateKey + pemToBase64(pair.privateKey) + "\n");

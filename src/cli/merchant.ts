@@ -1,7 +1,9 @@
-import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import pc from "picocolors";
-import { MERCHANT_SETTING_KEYS, merchantSettingProblem } from "../core/merchant-settings.ts";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { addMerchant, type MerchantProblem, setMerchantActive, updateMerchantOptions } from "../core/merchant-admin.ts";
+import { rotateSecret } from "../core/merchant-keys.ts";
+import { MERCHANT_SETTING_KEYS } from "../core/merchant-settings.ts";
 import type { Merchant } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
@@ -31,11 +33,9 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action(async (o: { name: string; pid?: string; secret?: string; json?: boolean }) => {
       const pid = intArg("--pid", o.pid, { min: 1 });
-      const secret = o.secret ?? randomBytes(16).toString("hex");
-      if (secret.length < 16) throw new CliError("--secret must be at least 16 characters");
-      const gw = cli.open();
-      if (pid !== undefined && (await gw.store.getMerchant(pid))) throw new CliError(`a merchant with pid ${pid} exists already`);
-      const m = await gw.store.addMerchant({ pid, name: o.name, secret, now: gw.clock.now() });
+      const r = await addMerchant(cli.open(), CLI_ACTOR, { name: o.name, pid, secret: o.secret });
+      if (r.kind === "refused") throw problemError(r.problems);
+      const m = r.merchant;
       if (o.json) return printJson({ pid: m.pid, name: m.name, secret: m.secret });
       console.log(`${pc.green("merchant added")}  pid ${pc.bold(String(m.pid))}  name ${m.name}`);
       console.log(`AppSecret ${pc.bold(m.secret)}  ${pc.dim("(keep it private; it signs every request)")}`);
@@ -76,7 +76,7 @@ export function register(program: Command, cli: Cli): void {
       .addHelpText("after", examples(`xpay merchant ${name} 1001`))
       .action(async (pid: string) => {
         const m = await mustGet(cli, pid);
-        await cli.open().store.updateMerchant(m.pid, { active });
+        await setMerchantActive(cli.open(), CLI_ACTOR, m.pid, active);
         console.log(`merchant ${m.pid} ${active ? "enabled" : "disabled"}`);
       });
   }
@@ -92,18 +92,16 @@ export function register(program: Command, cli: Cli): void {
       if (o.notifyMethod === undefined && o.name === undefined && o.setting === undefined) {
         throw new CliError("nothing to set: give --name, --notify-method or --setting key=value");
       }
-      const method = o.notifyMethod?.toUpperCase();
-      if (method !== undefined && method !== "GET" && method !== "POST") throw new CliError("--notify-method must be GET or POST");
-      if (o.name !== undefined && o.name.trim() === "") throw new CliError("--name must not be empty");
-      const m = await mustGet(cli, pid);
-      const settings = { ...m.settings };
+      const settings: Record<string, string> = {};
       for (const kv of o.setting ?? []) {
-        const [k, v, problem] = settingPair(kv);
-        if (problem) throw new CliError(problem);
-        if (v === "") delete settings[k];
-        else settings[k] = v;
+        const i = kv.indexOf("=");
+        if (i < 1) throw new CliError(`--setting expects key=value, got ${kv}`);
+        settings[kv.slice(0, i)] = kv.slice(i + 1);
       }
-      await cli.open().store.updateMerchant(m.pid, { notifyMethod: method as "GET" | "POST" | undefined, name: o.name?.trim(), settings });
+      const m = await mustGet(cli, pid);
+      const r = await updateMerchantOptions(cli.open(), CLI_ACTOR, m.pid, { name: o.name, notifyMethod: o.notifyMethod, settings });
+      if (r.kind === "not_found") throw new CliError(`no merchant with pid ${m.pid}`);
+      if (r.kind === "refused") throw problemError(r.problems);
       console.log(`merchant ${m.pid} updated`);
     });
 
@@ -115,20 +113,15 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action(async (pid: string, o: { secret?: string; json?: boolean }) => {
       const m = await mustGet(cli, pid);
-      const secret = o.secret ?? randomBytes(16).toString("hex");
-      if (secret.length < 16) throw new CliError("--secret must be at least 16 characters");
-      if (secret === m.secret) throw new CliError("--secret is the current AppSecret; give a new one");
-      await cli.open().store.updateMerchant(m.pid, { secret });
+      const r = await rotateSecret(cli.open(), CLI_ACTOR, m.pid, o.secret);
+      if (r.kind === "not_found") throw new CliError(`no merchant with pid ${m.pid}`);
+      if (r.kind === "refused") throw problemError([r.problem]);
+      const secret = r.secret;
       if (o.json) return printJson({ pid: m.pid, secret });
       console.log(`${pc.green("AppSecret replaced")}  pid ${pc.bold(String(m.pid))}  ${pc.dim("(the old one no longer signs anything; a running server sees this within a second)")}`);
       console.log(`AppSecret ${pc.bold(secret)}  ${pc.dim("(shown once; put it in the merchant's site and in its monitoring clients)")}`);
     });
 }
 
-/** key=value of a known per-merchant setting, its value checked like `settings set`. */
-function settingPair(kv: string): [string, string, string | null] {
-  const i = kv.indexOf("=");
-  if (i < 1) return ["", "", `--setting expects key=value, got ${kv}`];
-  const [k, v] = [kv.slice(0, i), kv.slice(i + 1)];
-  return [k, v, merchantSettingProblem(k, v)];
-}
+/** The first problem of a refused change, as the CLI's one error line. */
+const problemError = (problems: MerchantProblem[]) => new CliError(problems[0]?.text ?? "refused");

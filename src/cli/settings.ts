@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import pc from "picocolors";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { SETTINGS, settingDef, Settings } from "../core/settings.ts";
+import { changeSettings } from "../core/settings-change.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
 import { examples } from "./help.ts";
 
@@ -39,11 +41,10 @@ export function register(program: Command, cli: Cli): void {
     .description("change a setting (a running server sees it within a second); xpay settings --help lists them")
     .addHelpText("after", examples("xpay settings set order_ttl 600   # orders expire after 10 minutes", "xpay settings set require_online_client 1"))
     .action(async (key: string, value: string) => {
-      const def = settingDef(key);
-      if (!def) throw new CliError(`unknown setting ${key}; see xpay settings --help`);
-      const problem = def.check?.(value);
-      if (problem) throw new CliError(`${key} ${problem}`);
-      await cli.open().store.setSetting(key, value);
+      const r = await changeSettings(cli.open(), CLI_ACTOR, { [key]: value });
+      const problem = r.kind === "refused" ? r.problems[key] : undefined;
+      if (problem?.kind === "unknown") throw new CliError(`unknown setting ${key}; see xpay settings --help`);
+      if (problem?.kind === "invalid") throw new CliError(`${key} ${problem.message}`);
       console.log(`${key} set`);
     });
 }

@@ -1,63 +1,90 @@
 // The rule for a receiving account the operator adds or edits: refuse, at the moment it is typed,
 // anything that would only break later (an account no order can fit, a QR code the payer cannot
-// scan, a code a report cannot tell apart). `channel add` and `channel edit` both run it, inside
-// the store's write transaction, on the account as it would be saved.
-import type { Gateway } from "./gateway.ts";
+// scan, a code a report cannot tell apart). `channel add`/`edit` and the console's account form
+// run it (through core/account-actions.ts), inside the store's write transaction, on the account
+// as it would be saved. A problem names its field and its figures, so the console can put it under
+// the field in either language; channelProblemText() is the CLI's English line.
 import { formatYuan, MAX_CENTS } from "./money.ts";
 import { isKnownPayType, PAY_TYPES } from "./order-input.ts";
-import type { ChannelFacts, ChannelFields, RemoveChannelResult, SaveChannelResult } from "./store.ts";
+import type { ChannelFacts, ChannelFields, RemoveChannelResult } from "./store.ts";
 
 /** The report API's channel_code limit: a longer code could never be reported. */
-const CODE_MAX = 64;
-const NAME_MAX = 128;
+export const CODE_MAX = 64;
+export const NAME_MAX = 128;
 const AMOUNTS = [["minAmount", "--min"], ["maxAmount", "--max"], ["dayAmount", "--day"]] as const;
 
 export const CENTS_HINT = "amounts are in cents: 1250 for 12.50 yuan";
 const yuan = (cents: number) => `${cents} (${formatYuan(cents)} yuan)`;
 
-export function checkChannel(next: ChannelFields, facts: ChannelFacts): string | null {
+export type ChannelProblemCode =
+  | "pay_type_unknown" | "code_empty" | "code_long" | "name_empty" | "name_long" | "qrcode_empty" | "amount_bad"
+  | "min_above_max" | "day_below_min" | "no_merchant" | "code_taken" | "owner_fixed";
+
+export interface ChannelProblem {
+  code: ChannelProblemCode;
+  /** The field to correct. */
+  field: keyof ChannelFields;
+  /** The figures the message names (amounts in cents). */
+  vars: Record<string, string | number>;
+}
+
+const problem = (code: ChannelProblemCode, field: keyof ChannelFields, vars: Record<string, string | number> = {}): ChannelProblem => ({ code, field, vars });
+
+export function channelProblem(next: ChannelFields, facts: ChannelFacts): ChannelProblem | null {
   const { current } = facts;
   // An existing account of a type xpay no longer knows stays editable; a new type must be known.
   if ((!current || current.payType !== next.payType) && !isKnownPayType(next.payType)) {
-    return `--pay-type must be one of: ${PAY_TYPES.join(", ")} (got ${next.payType.slice(0, 20) || "nothing"})`;
+    return problem("pay_type_unknown", "payType", { got: next.payType.slice(0, 20) || "nothing", known: PAY_TYPES.join(", ") });
   }
-  if (next.code === "") return "--code must not be empty: monitoring clients report it as channel_code";
-  if ([...next.code].length > CODE_MAX) return `--code must be at most ${CODE_MAX} characters (the report API's channel_code limit)`;
-  if (next.name === "") return "--name must not be empty";
-  if ([...next.name].length > NAME_MAX) return `--name must be at most ${NAME_MAX} characters`;
-  if (next.qrcode === "") return "--qrcode must not be empty: it is what the payer scans (e.g. https://qr.alipay.com/...)";
-  for (const [field, flag] of AMOUNTS) {
+  if (next.code === "") return problem("code_empty", "code");
+  if ([...next.code].length > CODE_MAX) return problem("code_long", "code", { max: CODE_MAX });
+  if (next.name === "") return problem("name_empty", "name");
+  if ([...next.name].length > NAME_MAX) return problem("name_long", "name", { max: NAME_MAX });
+  if (next.qrcode === "") return problem("qrcode_empty", "qrcode");
+  for (const [field] of AMOUNTS) {
     const v = next[field];
-    if (!Number.isSafeInteger(v) || v < 0 || v > MAX_CENTS) return `${flag} must be a whole number from 0 to ${MAX_CENTS}; ${CENTS_HINT}`;
+    if (!Number.isSafeInteger(v) || v < 0 || v > MAX_CENTS) return problem("amount_bad", field, { max: MAX_CENTS });
   }
   const { minAmount: min, maxAmount: max, dayAmount: day } = next;
-  if (max > 0 && min > max) return `--min ${yuan(min)} is above --max ${yuan(max)}: no order could fit; amounts are in cents`;
-  if (day > 0 && min > day) return `--day ${yuan(day)} is below --min ${yuan(min)}: the account could never take an order; amounts are in cents`;
-  if (!facts.merchantExists) return `no merchant with pid ${next.pid} (use --pid 0 for a shared account)`;
+  if (max > 0 && min > max) return problem("min_above_max", "minAmount", { min, max });
+  if (day > 0 && min > day) return problem("day_below_min", "dayAmount", { min, day });
+  if (!facts.merchantExists) return problem("no_merchant", "pid", { pid: next.pid });
   // A merchant's reports narrow by code over its own accounts and the shared ones: the same code
   // twice among them (same pay type) could not tell the accounts apart.
   const clash = facts.sameCode.find((o) => o.pid === next.pid || o.pid === 0 || next.pid === 0);
-  if (clash) {
-    return `--code ${next.code} is taken by account ${clash.id} (pid ${clash.pid}, ${clash.payType}): a report naming the code could not tell them apart; choose another code`;
-  }
+  if (clash) return problem("code_taken", "code", { code: next.code, id: clash.id, pid: clash.pid, payType: clash.payType });
   // Orders and reports of the past name the account with its owner and pay type; rewriting them
   // would move that history to another merchant or method.
   if (current && facts.orders > 0 && (current.pid !== next.pid || current.payType !== next.payType)) {
-    return `account ${current.id} was used by ${facts.orders} order(s): its --pid and --pay-type cannot change; add a new account and \`xpay channel disable ${current.id}\``;
+    return problem("owner_fixed", current.pid !== next.pid ? "pid" : "payType", { id: current.id, orders: facts.orders });
   }
   return null;
 }
 
-const trimmed = (v: string | undefined) => v?.trim();
-
-/** Adds (id null) or edits an account through the one rule above; surrounding spaces are dropped. */
-export function saveChannel(gw: Gateway, id: number | null, patch: Partial<ChannelFields>): Promise<SaveChannelResult> {
-  const tidy = { ...patch, code: trimmed(patch.code), name: trimmed(patch.name), qrcode: trimmed(patch.qrcode), scheme: trimmed(patch.scheme) };
-  return gw.store.saveChannel({ id, patch: tidy, now: gw.clock.now(), check: checkChannel });
+/** The CLI's line for a problem (its flags, amounts in cents). */
+export function channelProblemText(p: ChannelProblem): string {
+  const v = p.vars;
+  const flag = AMOUNTS.find(([f]) => f === p.field)?.[1] ?? "";
+  switch (p.code) {
+    case "pay_type_unknown": return `--pay-type must be one of: ${v.known} (got ${v.got})`;
+    case "code_empty": return "--code must not be empty: monitoring clients report it as channel_code";
+    case "code_long": return `--code must be at most ${v.max} characters (the report API's channel_code limit)`;
+    case "name_empty": return "--name must not be empty";
+    case "name_long": return `--name must be at most ${v.max} characters`;
+    case "qrcode_empty": return "--qrcode must not be empty: it is what the payer scans (e.g. https://qr.alipay.com/...)";
+    case "amount_bad": return `${flag} must be a whole number from 0 to ${v.max}; ${CENTS_HINT}`;
+    case "min_above_max": return `--min ${yuan(Number(v.min))} is above --max ${yuan(Number(v.max))}: no order could fit; amounts are in cents`;
+    case "day_below_min": return `--day ${yuan(Number(v.day))} is below --min ${yuan(Number(v.min))}: the account could never take an order; amounts are in cents`;
+    case "no_merchant": return `no merchant with pid ${v.pid} (use --pid 0 for a shared account)`;
+    case "code_taken": return `--code ${v.code} is taken by account ${v.id} (pid ${v.pid}, ${v.payType}): a report naming the code could not tell them apart; choose another code`;
+    case "owner_fixed": return `account ${v.id} was used by ${v.orders} order(s): its --pid and --pay-type cannot change; add a new account and \`xpay channel disable ${v.id}\``;
+  }
 }
 
-export function removeChannel(gw: Gateway, id: number): Promise<RemoveChannelResult> {
-  return gw.store.removeChannel(id);
+/** The rule as the store's unit takes it: the CLI's text, or null. */
+export function checkChannel(next: ChannelFields, facts: ChannelFacts): string | null {
+  const p = channelProblem(next, facts);
+  return p ? channelProblemText(p) : null;
 }
 
 /** Why an account could not be removed, or null once it is gone. */

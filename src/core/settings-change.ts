@@ -1,0 +1,40 @@
+// Changing operator settings, shared by `xpay settings set` and the console's settings page: every
+// value is checked by its SETTINGS entry first and nothing is written when any is wrong; then the
+// changed ones are written, audited (`settings.set`, secret settings as "(set)" / "(empty)") and
+// this process's settings cache is dropped, so the server that made the change follows at once
+// (other processes within a second, as always).
+import { type Actor, audit } from "./admin/audit.ts";
+import type { Gateway } from "./gateway.ts";
+import { settingDef, Settings } from "./settings.ts";
+
+export type SettingProblem = { kind: "unknown" } | { kind: "invalid"; message: string };
+
+export type ChangeSettingsResult = { kind: "saved"; changed: string[] } | { kind: "refused"; problems: Record<string, SettingProblem> };
+
+/** What the audit log may show of a value: a secret setting only says whether it is set. */
+function shown(key: string, value: string): string {
+  return settingDef(key)?.secret ? (value === "" ? "(empty)" : "(set)") : value;
+}
+
+export async function changeSettings(gw: Gateway, actor: Actor, values: Record<string, string>): Promise<ChangeSettingsResult> {
+  const problems: Record<string, SettingProblem> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const def = settingDef(key);
+    const message = def ? def.check?.(value) : null;
+    if (!def) problems[key] = { kind: "unknown" };
+    else if (message) problems[key] = { kind: "invalid", message };
+  }
+  if (Object.keys(problems).length > 0) return { kind: "refused", problems };
+  const current = new Settings(await gw.store.getSettings());
+  const changed = Object.keys(values).filter((k) => current.str(k) !== values[k]);
+  for (const key of changed) await gw.store.setSetting(key, values[key]!);
+  gw.forgetSettings();
+  if (changed.length > 0) {
+    await audit(gw, {
+      actor, action: "settings.set", target: changed.length === 1 ? `setting:${changed[0]}` : "settings",
+      before: Object.fromEntries(changed.map((k) => [k, shown(k, current.str(k))])),
+      after: Object.fromEntries(changed.map((k) => [k, shown(k, values[k]!)])),
+    });
+  }
+  return { kind: "saved", changed };
+}
