@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // Small pieces every console page uses: a form field with its inline error, notices, the CSRF
 // input, times in the operator's time zone, a page heading, keyset paging links. Every text they
 // print is escaped (`safe`); attribute values are quoted and escaped by kitajs.

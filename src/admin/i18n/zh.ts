@@ -49,7 +49,7 @@ export const zh = {
   "login.required": "请输入用户名和密码。",
   "login.logged_out": "已退出登录。",
   "login.expired": "会话已过期，请重新登录。",
-  "login.forgot": "忘记密码？在服务器上运行 xpay admin passwd --user 用户名 重设。",
+  "login.forgot": "忘记密码？在服务器上运行以下命令重设：",
 
   "setup.title": "初始设置",
   "setup.heading": "创建第一个管理员",

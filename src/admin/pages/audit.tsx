@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // GET /admin/audit: the audit log, newest first, filtered by actor and action, paged by id (the
 // same listAudit as `xpay audit list`). Filters are a GET form, so a filtered page is a link.
 import { listAudit } from "../../core/admin/audit.ts";

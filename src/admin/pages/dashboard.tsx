@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // GET /admin: the dashboard. For now the shell: a welcome, this login and the session count;
 // the income figures, monitoring clients and attention list (issue 17) replace the placeholder.
 import { liveSessions } from "../../core/admin/sessions.ts";

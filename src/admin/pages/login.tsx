@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // Login and logout. The login form is a plain POST (no script needed) with a signed pre-session
 // token; a success replaces whatever session cookie the browser had (no fixation) and goes back to
 // the page that sent the operator here. Refusals re-show the form with one message, never saying
@@ -41,7 +42,9 @@ async function loginForm(ctx: PublicContext, s: FormState = {}): Promise<Respons
           <Field label={ctx.t("login.password")} name="password" type="password" autocomplete="current-password" required autofocus={!!s.user} />
           <button class="btn btn-primary" type="submit" safe>{ctx.t("login.submit")}</button>
         </form>
-        <p class="hint muted" safe>{ctx.t("login.forgot")}</p>
+        <p class="auth-hint muted">
+          <span safe>{ctx.t("login.forgot")}</span> <code>xpay admin passwd --user NAME</code>
+        </p>
       </div>
     ),
   });

@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // /admin/sessions (issue 22): the operator's live sessions with revoke per session, "log out
 // everywhere", and the password change (which logs out every other session). The revoke buttons
 // are htmx actions that swap the table in place and fall back to a plain POST without script.

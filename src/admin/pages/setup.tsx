@@ -1,3 +1,4 @@
+/** @jsxImportSource @kitajs/html */
 // First run: /admin/setup?token=... (the link `xpay serve` prints while no operator exists) creates
 // the first operator and logs them in. The one-time token in the form is the pre-session CSRF
 // token here: a forged POST cannot know it, and it is burnt by the first success.
@@ -37,8 +38,8 @@ function setupForm(ctx: PublicContext, token: string, o: { user?: string; errors
         <p class="muted" safe>{ctx.t("setup.intro")}</p>
         <form method="post" action="/admin/setup" id="setup-form">
           <input type="hidden" name="token" value={token} />
-          <Field label={ctx.t("setup.user")} name="user" value={o.user ?? ""} error={e.user} autocomplete="username" required autofocus maxlength={32} />
-          <Field label={ctx.t("setup.password")} name="password" type="password" error={e.password} hint={ctx.t("password.rules", { n: PASSWORD_MIN })} autocomplete="new-password" required />
+          <Field label={ctx.t("setup.user")} name="user" value={o.user ?? ""} error={e.user} autocomplete="username" required autofocus={!e.password && !e.repeat} maxlength={32} />
+          <Field label={ctx.t("setup.password")} name="password" type="password" error={e.password} hint={ctx.t("password.rules", { n: PASSWORD_MIN })} autocomplete="new-password" required autofocus={!!e.password || !!e.repeat} />
           <Field label={ctx.t("setup.repeat")} name="repeat" type="password" error={e.repeat} autocomplete="new-password" required />
           <button class="btn btn-primary" type="submit" safe>{ctx.t("setup.submit")}</button>
         </form>
