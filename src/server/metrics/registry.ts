@@ -33,7 +33,7 @@ export class PromMetrics implements GatewayMetrics {
   private readonly attempts: Prom.Counter<"result">;
   private readonly http: Prom.Histogram<"route">;
   /** Label children, looked up once: a create pays for one Map read and an increment. */
-  private readonly children = new Map<string, { inc(n?: number): void; observe?(v: number): void }>();
+  private readonly children = new Map<string, { inc(n?: number): void }>();
 
   constructor(gw: Gateway) {
     const prom = require("prom-client") as typeof Prom;
@@ -76,30 +76,43 @@ export class PromMetrics implements GatewayMetrics {
     gauge("xpay_db_write_probe_seconds", "Duration of the scrape's write probe (one small committed write).", async () => (await probe()).seconds);
   }
 
-  private child(key: string, make: () => { inc(n?: number): void; observe?(v: number): void }) {
+  private child(key: string, make: () => { inc(n?: number): void }) {
     let c = this.children.get(key);
     if (!c) this.children.set(key, (c = make()));
     return c;
   }
 
-  private orderEvent(counter: Prom.Counter<"family" | "pay_type">, name: string, family: string, payType: string, n = 1) {
-    const labels = { family: familyLabel(family), pay_type: payTypeLabel(payType) };
-    this.child(`${name}\n${labels.family}\n${labels.pay_type}`, () => counter.labels(labels)).inc(n);
+  /** Per counter, family and pay type as the order has them: no label object or key text per event. */
+  private readonly orderChildren = new Map<Prom.Counter<"family" | "pay_type">, Map<string, Map<string, { inc(n?: number): void }>>>();
+
+  private orderEvent(counter: Prom.Counter<"family" | "pay_type">, family: string, payType: string, n = 1) {
+    let byFamily = this.orderChildren.get(counter);
+    if (!byFamily) this.orderChildren.set(counter, (byFamily = new Map()));
+    let byType = byFamily.get(family);
+    if (!byType) byFamily.set(family, (byType = new Map()));
+    let c = byType.get(payType);
+    // Only the labels are bounded, not the raw pay types a merchant can send: past 64 raw values
+    // the map is not grown (the lookup is then made each time, still onto an "other" label).
+    if (!c) {
+      c = counter.labels({ family: familyLabel(family), pay_type: payTypeLabel(payType) });
+      if (byType.size < 64) byType.set(payType, c);
+    }
+    c.inc(n);
   }
 
   orderCreated(o: Order): void {
-    if (o.status === 5) this.orderEvent(this.failed, "failed", o.family, o.payType);
-    else this.orderEvent(this.created, "created", o.family, o.payType);
+    if (o.status === 5) this.orderEvent(this.failed, o.family, o.payType);
+    else this.orderEvent(this.created, o.family, o.payType);
   }
 
   orderPaid(o: Order): void {
-    this.orderEvent(this.paid, "paid", o.family, o.payType);
+    this.orderEvent(this.paid, o.family, o.payType);
     const pay_type = payTypeLabel(o.payType);
     this.child(`cents\n${pay_type}`, () => this.paidCents.labels({ pay_type })).inc(o.tradeAmount ?? 0);
   }
 
   ordersExpired(family: string, payType: string, count: number): void {
-    this.orderEvent(this.expired, "expired", family, payType, count);
+    this.orderEvent(this.expired, family, payType, count);
   }
 
   report(kind: string, outcome: string): void {
@@ -115,13 +128,13 @@ export class PromMetrics implements GatewayMetrics {
     this.child(`attempt\n${result}`, () => this.attempts.labels({ result })).inc();
   }
 
+  private readonly httpChildren = new Map<string, { observe(v: number): void }>();
+
   httpRequest(path: string, seconds: number): void {
     const route = routeFamily(path);
-    const h = this.child(`http\n${route}`, () => {
-      const c = this.http.labels({ route });
-      return { inc() {}, observe: (v: number) => c.observe(v) };
-    });
-    h.observe!(seconds);
+    let h = this.httpChildren.get(route);
+    if (!h) this.httpChildren.set(route, (h = this.http.labels({ route })));
+    h.observe(seconds);
   }
 }
 
