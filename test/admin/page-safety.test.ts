@@ -106,7 +106,7 @@ describe("escaping", () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
     const p = Bun.spawnSync(["node_modules/.bin/xss-scan", ...files]);
     expect({ code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() }).toEqual({ code: 0, out: expect.stringContaining("No XSS vulnerabilities found") });
-  });
+  }, 120_000); // the scanner type-checks the whole program: seconds, more on a busy machine
 
   test("every template names its JSX runtime itself, so xpay runs from a folder without our tsconfig.json (an installed package)", () => {
     const files = (readdirSync("src/admin", { recursive: true }) as string[]).filter((f) => f.endsWith(".tsx"));
@@ -124,7 +124,7 @@ describe("escaping", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   const XSS = "<script>alert(1)</script>";
 
