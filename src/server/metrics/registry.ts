@@ -50,7 +50,9 @@ export class PromMetrics implements GatewayMetrics {
     this.attempts = counter("xpay_notification_attempts_total", "Merchant notification attempts: delivered, retry (failed, another attempt is scheduled) or failed (given up).", ["result"]);
     this.http = new prom.Histogram({ name: "xpay_http_request_duration_seconds", help: "HTTP request duration by route family (never the path).", labelNames: ["route"], buckets: HTTP_BUCKETS, registers });
     const writes = new prom.Histogram({ name: "xpay_sqlite_write_seconds", help: "Duration of the store's write transactions of order creates (one per group commit).", buckets: WRITE_BUCKETS, registers });
-    gw.store.stats.observeWrites((s) => writes.observe(s));
+    gw.store.stats.observeWrites((s) => {
+      if (gw.metrics === this) writes.observe(s); // not while counting is off (metrics_enabled 0)
+    });
 
     const outbox = perScrape(() => gw.store.stats.outbox(Date.now()));
     const gauge = (name: string, help: string, read: () => Promise<number>) =>
