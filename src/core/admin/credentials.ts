@@ -3,6 +3,8 @@
 // characters, at most 200, not the user name, not one or two characters repeated. A problem is a
 // code; each edge words it (the CLI in English, the console from its dictionary).
 
+import { passwordSlots } from "./hash-slots.ts";
+
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
@@ -42,7 +44,7 @@ export const PASSWORD_MESSAGES: Record<PasswordProblem, string> = {
 };
 
 export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: "argon2id" });
+  return passwordSlots(() => Bun.password.hash(password, { algorithm: "argon2id" }));
 }
 
 let dummy: Promise<string> | null = null;
@@ -54,11 +56,12 @@ let dummy: Promise<string> | null = null;
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
   if (hash === null) {
     dummy ??= hashPassword("xpay: no such operator");
-    await Bun.password.verify(password, await dummy);
+    const decoy = await dummy;
+    await passwordSlots(() => Bun.password.verify(password, decoy));
     return false;
   }
   try {
-    return await Bun.password.verify(password, hash);
+    return await passwordSlots(() => Bun.password.verify(password, hash));
   } catch {
     return false; // a damaged hash logs nobody in
   }
