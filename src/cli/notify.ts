@@ -3,7 +3,9 @@
 // `--deliver` sends it from this process when no server runs.
 import type { Command } from "commander";
 import pc from "picocolors";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { deliverDue } from "../core/notify/deliver.ts";
+import { replayNotificationAs } from "../core/order-actions.ts";
 import type { Notification } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
 import { examples } from "./help.ts";
@@ -63,8 +65,8 @@ export function register(program: Command, cli: Cli): void {
     .addHelpText("after", examples("xpay notify replay 20261123203000123456   # a running serve sends it within a second", "xpay notify replay 20261123203000123456 --deliver"))
     .option("--deliver", "send it from this process now (when no `xpay serve` is running)")
     .action(async (tradeNo: string, o: { deliver?: boolean }) => {
-      const gw = cli.open();
-      if (!(await gw.store.requeueNotification(tradeNo, gw.clock.nowMs()))) throw new CliError(`no notification for order ${tradeNo}`);
+      const r = await replayNotificationAs(cli.open(), CLI_ACTOR, tradeNo);
+      if (!r.ok) throw new CliError(r.refusal.message);
       console.log(`notification for ${tradeNo} re-queued`);
       if (o.deliver) await deliverAndReport(cli, tradeNo);
     });

@@ -1,12 +1,14 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { formatYuan } from "../core/money.ts";
-import { cancelOrder } from "../core/cancel-order.ts";
-import { effectiveStatus, parseStatusWord, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { type OrderFilterField, parseOrderFilter } from "../core/browse/order-query.ts";
+import { closeOrderAs, confirmByHandAs } from "../core/order-actions.ts";
+import { effectiveStatus, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTime } from "./time.ts";
+import { showTime, shownTimeZone } from "./time.ts";
 import { printOrderQr } from "./order-qr.ts";
 
 export function orderView(o: Order, now: number) {
@@ -26,7 +28,7 @@ export function register(program: Command, cli: Cli): Command {
   const order = program
     .command("order")
     .description("orders")
-    .addHelpText("after", examples("xpay order list --status pending", "xpay order inspect 20261123203000123456"));
+    .addHelpText("after", examples("xpay order list --status pending", "xpay order inspect 20261123203000123456", 'xpay order confirm 20261123203000123456 --reason "支付宝账单 10:02 ¥9.98"'));
 
   order
     .command("inspect <trade_no>")
@@ -48,20 +50,38 @@ export function register(program: Command, cli: Cli): Command {
 
   order
     .command("list")
-    .description("list orders, newest first")
-    .addHelpText("after", examples("xpay order list", "xpay order list --pid 1001 --status paid --limit 10 --json"))
+    .description("list orders, newest first, under a filter (the console's orders list)")
+    .addHelpText(
+      "after",
+      examples(
+        "xpay order list",
+        "xpay order list --pid 1001 --status paid --limit 10 --json",
+        "xpay order list --status expired --from 2026-11-01 --to 2026-11-23",
+        "xpay order list --search 9.98   # payable amount 9.98 (or out_trade_no 9.98)",
+        "xpay order list --search M20261123-0042",
+      ),
+    )
     .option("--pid <pid>", "only this merchant")
     .option("--status <status>", `${STATUS_HELP} (or 1-5)`)
+    .option("--pay-type <type>", "only this pay type (alipay, wxpay, qqpay)")
+    .option("--account <id>", "only orders allocated to this account")
+    .option("--from <date>", "created on or after: 2026-11-23 or \"2026-11-23 14:30\" (in the timezone setting)")
+    .option("--to <date>", "created up to the end of this day (or before this time)")
+    .option("--search <text>", "a trade_no (20 digits), an amount in yuan (9.98) or an out_trade_no")
     .option("--limit <n>", "at most n orders", "50")
     .option("--json", "print JSON")
-    .action(async (o: { pid?: string; status?: string; limit: string; json?: boolean }) => {
+    .action(async (o: { pid?: string; status?: string; payType?: string; account?: string; from?: string; to?: string; search?: string; limit: string; json?: boolean }) => {
       const gw = cli.open();
-      const status = o.status === undefined ? undefined : parseStatusWord(o.status);
-      if (status === null) throw new CliError(`--status must be one of: ${STATUS_HELP} (or 1-5)`);
-      // Stored status 1 includes orders the sweeper has not timed out yet; filter on what they read as.
-      const rows = (await gw.store.listOrders({ pid: intArg("--pid", o.pid), status: status === 4 ? undefined : status, limit: intArg("--limit", o.limit, { min: 1 }) }))
-        .map((x) => orderView(x, gw.clock.now()))
-        .filter((x) => status === undefined || x.status === status);
+      const typed: Record<OrderFilterField, string | undefined> = { status: o.status, pid: o.pid, pay_type: o.payType, account: o.account, from: o.from, to: o.to, q: o.search, after: undefined };
+      const parsed = parseOrderFilter(typed, shownTimeZone());
+      for (const [field, flag] of Object.entries(FILTER_FLAGS) as [OrderFilterField, string][]) {
+        const bad = parsed.problems[field];
+        if (bad) throw new CliError(`${flag} ${bad.message}`);
+        // The console's empty field means "any"; an option typed empty is a mistake (an unset shell variable).
+        if (typed[field]?.trim() === "") throw new CliError(field === "status" ? `--status must be one of: ${STATUS_HELP} (or 1-5)` : `${flag} must not be empty`);
+      }
+      const limit = intArg("--limit", o.limit, { min: 1 })!;
+      const rows = (await gw.store.browse.searchOrders({ ...parsed.filter, limit, now: gw.clock.now() })).map((x) => orderView(x, gw.clock.now()));
       if (o.json) return printJson(rows);
       printTable(rows, ["trade_no", "out_trade_no", "pid", "pay_type", "amount", "trade_amount", "status_text", "created_at"]);
     });
@@ -70,12 +90,34 @@ export function register(program: Command, cli: Cli): Command {
     .description("close a pending order (as a merchant's cancel call does): it can no longer be paid")
     .addHelpText("after", examples("xpay order close 20261123203000123456"))
     .action(async (tradeNo: string) => {
-      const gw = cli.open();
-      const found = await gw.store.getOrder(tradeNo);
-      if (!found) throw new CliError(`no order ${tradeNo}`);
-      const r = await cancelOrder(gw, found);
-      if (!r.ok) throw new CliError(r.reason);
+      const r = await closeOrderAs(cli.open(), CLI_ACTOR, tradeNo);
+      if (!r.ok) throw new CliError(r.refusal.message);
       console.log(`order ${tradeNo} closed`);
+    });
+  order
+    .command("confirm <trade_no>")
+    .description("confirm a payment by hand (补单): pay a pending or timed-out order whose money arrived, and notify the merchant")
+    .addHelpText(
+      "after",
+      examples(
+        'xpay order confirm 20261123203000123456 --reason "支付宝账单 2026-11-23 10:02 ¥9.98"',
+        'xpay order confirm 20261123203000123456 --reason "bank statement line 42" --json',
+      ),
+    )
+    .requiredOption("--reason <text>", "what shows the money arrived (kept in the audit log and on the order)")
+    .option("--json", "print JSON")
+    .action(async (tradeNo: string, o: { reason: string; json?: boolean }) => {
+      const gw = cli.open();
+      const r = await confirmByHandAs(gw, CLI_ACTOR, tradeNo, o.reason);
+      if (!r.ok) throw new CliError(r.refusal.message);
+      const n = await gw.store.getNotification(tradeNo);
+      if (o.json) return printJson({ ...orderView(r.value, gw.clock.now()), notification: n ? n.status : null });
+      console.log(`order ${tradeNo} paid by hand${n ? "; the merchant's notification is queued (a running serve sends it)" : " (no notify_url: nothing to notify)"}`);
     });
   return order;
 }
+
+/** The filter's fields as this command names them. */
+const FILTER_FLAGS: Partial<Record<OrderFilterField, string>> = {
+  status: "--status", pid: "--pid", pay_type: "--pay-type", account: "--account", from: "--from", to: "--to", q: "--search",
+};

@@ -1,13 +1,15 @@
 // `xpay report list`: every report the report API (and simulate-pay) received, with its outcome,
-// so an operator can see why a phone's payment did or did not pay an order.
+// so an operator can see why a phone's payment did or did not pay an order; `report assign` pays
+// an order with money that matched none (the console's assign form, the same audited core call).
 import type { Command } from "commander";
 import pc from "picocolors";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { parseReportFilter, REPORT_KINDS, REPORT_OUTCOMES } from "../core/browse/report-query.ts";
+import { assignReportAs } from "../core/order-actions.ts";
 import type { StoredReport } from "../core/store.ts";
-import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
-
-const OUTCOMES = ["matched", "unmatched", "duplicate", "rejected", "accepted"];
 
 export function reportView(r: StoredReport) {
   return {
@@ -20,19 +22,26 @@ export function register(program: Command, cli: Cli): void {
   const report = program
     .command("report")
     .description("reports received from monitoring clients (report API) and simulate-pay")
-    .addHelpText("after", examples("xpay report list", "xpay report list --outcome rejected"));
+    .addHelpText("after", examples("xpay report list", "xpay report list --outcome rejected", 'xpay report assign 42 20261123203000123456 --reason "payer paid 9.99 instead of 10.00"'));
   report
     .command("list")
     .description("list reports, newest first")
-    .addHelpText("after", examples("xpay report list --outcome rejected   # refused reports and the refusal counters", "xpay report list --pid 1001 --limit 10 --json"))
+    .addHelpText("after", examples("xpay report list --outcome rejected   # refused reports and the refusal counters", "xpay report list --outcome unmatched --kind message", "xpay report list --pid 1001 --limit 10 --json"))
     .option("--pid <pid>", "only this merchant")
-    .option("--outcome <outcome>", OUTCOMES.join(" / "))
+    .option("--outcome <outcome>", REPORT_OUTCOMES.join(" / "))
+    .option("--kind <kind>", REPORT_KINDS.join(" / "))
     .option("--limit <n>", "at most n reports", "50")
     .option("--json", "print JSON (with the raw report)")
-    .action(async (o: { pid?: string; outcome?: string; limit: string; json?: boolean }) => {
-      if (o.outcome !== undefined && !OUTCOMES.includes(o.outcome)) throw new CliError(`--outcome must be one of: ${OUTCOMES.join(", ")}`);
+    .action(async (o: { pid?: string; outcome?: string; kind?: string; limit: string; json?: boolean }) => {
+      // The console's filter (core/browse/report-query.ts); an option typed empty is a mistake, not "any".
+      const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid };
+      const parsed = parseReportFilter(typed);
+      for (const [field, value] of Object.entries(typed)) {
+        const bad = parsed.problems[field as keyof typeof typed];
+        if (bad || value?.trim() === "") throw new CliError(`--${field} ${bad?.message ?? "must not be empty"}`);
+      }
       const store = cli.open().store;
-      const rows = (await store.listReports({ pid: intArg("--pid", o.pid), outcome: o.outcome, limit: intArg("--limit", o.limit, { min: 1 }) })).map(reportView);
+      const rows = (await store.browse.searchReports({ ...parsed.filter, limit: intArg("--limit", o.limit, { min: 1 })! })).map(reportView);
       if (o.json) return printJson(rows);
       const rejected = o.outcome === "rejected";
       printTable(
@@ -48,5 +57,25 @@ export function register(program: Command, cli: Cli): void {
           ["source", "reason", "count", "first_seen", "last_seen"],
         );
       }
+    });
+  report
+    .command("assign <report_id> <trade_no>")
+    .description("pay an order with an unmatched payment report (money arrived, no order matched; see report list --outcome unmatched): pending, or ended within match_window of the payment")
+    .addHelpText(
+      "after",
+      examples(
+        'xpay report assign 42 20261123203000123456 --reason "payer paid 9.99 instead of 10.00"',
+        'xpay report assign 42 20261123203000123456 --reason "客户截图确认" --json',
+      ),
+    )
+    .requiredOption("--reason <text>", "why this money belongs to this order (kept in the audit log and on the report)")
+    .option("--json", "print JSON")
+    .action(async (reportId: string, tradeNo: string, o: { reason: string; json?: boolean }) => {
+      const gw = cli.open();
+      const r = await assignReportAs(gw, CLI_ACTOR, requireInt("report_id", reportId, { min: 1 }), tradeNo, o.reason);
+      if (!r.ok) throw new CliError(r.refusal.message);
+      const n = await gw.store.getNotification(tradeNo);
+      if (o.json) return printJson({ report: reportView(r.value.report), trade_no: tradeNo, status: "paid", notification: n ? n.status : null });
+      console.log(`report ${reportId} paid order ${tradeNo}${n ? "; the merchant's notification is queued (a running serve sends it)" : " (no notify_url: nothing to notify)"}`);
     });
 }

@@ -15,22 +15,39 @@ export interface OperatorAct {
   reason: string;
 }
 
-const REASON_MAX = 200;
+export const REASON_MAX = 200;
 
-/** The reason every manual payment stores; returns why the text is not acceptable. */
-export function reasonProblem(reason: string): string | null {
+export type ReasonCode = "reason_missing" | "reason_too_long";
+
+/** The reason every manual payment stores: why the text is not acceptable, as a code. */
+export function reasonCode(reason: string): ReasonCode | null {
   const r = reason.trim();
-  if (r.length < 2) return "a reason is required (what shows the money arrived, e.g. 支付宝账单 2026-11-23 10:02 ¥9.98)";
-  if (r.length > REASON_MAX) return `the reason is too long (at most ${REASON_MAX} characters)`;
-  return null;
+  if (r.length < 2) return "reason_missing";
+  return r.length > REASON_MAX ? "reason_too_long" : null;
 }
 
+/** reasonCode in the CLI's words. */
+export function reasonProblem(reason: string): string | null {
+  const code = reasonCode(reason);
+  if (code === "reason_missing") return "a reason is required (what shows the money arrived, e.g. 支付宝账单 2026-11-23 10:02 ¥9.98)";
+  return code === "reason_too_long" ? `the reason is too long (at most ${REASON_MAX} characters)` : null;
+}
+
+export type ConfirmRefusalCode = "paid" | "closed" | "no_account";
+
 /** Pending or timed out (at any age), with a receiving account: what a confirmation by hand may pay. */
+export function confirmRefusal(o: Order): ConfirmRefusalCode | null {
+  if (o.status === OrderStatus.Paid) return "paid";
+  if (o.status === OrderStatus.Closed) return "closed";
+  return o.status === OrderStatus.Failed || o.tradeAmount === null ? "no_account" : null;
+}
+
+/** confirmRefusal in the CLI's words. */
 export function confirmProblem(o: Order): string | null {
-  if (o.status === OrderStatus.Paid) return `order ${o.tradeNo} is already paid`;
-  if (o.status === OrderStatus.Closed) return `order ${o.tradeNo} is closed; nothing paid`;
-  if (o.status === OrderStatus.Failed || o.tradeAmount === null) return `order ${o.tradeNo} has no receiving account (creation failed or no pay type chosen); nothing paid`;
-  return null;
+  const code = confirmRefusal(o);
+  if (code === "paid") return `order ${o.tradeNo} is already paid`;
+  if (code === "closed") return `order ${o.tradeNo} is closed; nothing paid`;
+  return code === "no_account" ? `order ${o.tradeNo} has no receiving account (creation failed or no pay type chosen); nothing paid` : null;
 }
 
 export type ConfirmResult = { ok: true; order: Order; report: SettleReportResult } | { ok: false; reason: string };

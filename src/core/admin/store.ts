@@ -62,6 +62,8 @@ export type NewAuditEntry = Omit<AuditEntry, "id">;
 export interface AuditFilter {
   actor?: string;
   action?: string;
+  /** Exactly this target, e.g. `order:20261123143000123456` (an order page's operator actions). */
+  target?: string;
   /** Keyset paging: entries with a smaller id (older), or with a larger id (newer). */
   beforeId?: number;
   afterId?: number;

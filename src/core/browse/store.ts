@@ -35,6 +35,20 @@ export interface ReportQuery {
   limit: number;
 }
 
+/** Orders a payment report could be assigned to (core/assign-report.ts's window), nearest amount first. */
+export interface CandidateQuery {
+  /** The report's merchant; none (a third-account watcher's report): every merchant's. */
+  pid?: number;
+  /** When the money arrived (unix seconds): created at or before it, ended no earlier than `at - window`. */
+  at: number;
+  window: number;
+  /** The longest an order can be payable (order_ttl's upper bound): bounds the index range read. */
+  maxLifetime: number;
+  /** The reported amount in cents: candidates nearest to it come first. */
+  amount: number;
+  limit: number;
+}
+
 /** What needs the operator's eye; each list newest first, at most `limit` rows. */
 export interface AttentionRows {
   unmatchedReports: StoredReport[];
@@ -52,6 +66,8 @@ export interface BrowseStore {
   /** Reports that named or paid this order, oldest first. */
   reportsForOrder(tradeNo: string, limit: number): Promise<StoredReport[]>;
   searchReports(q: ReportQuery): Promise<StoredReport[]>;
+  /** Unpaid orders with an account (pending or timed out) the report of CandidateQuery could pay. */
+  assignCandidates(q: CandidateQuery): Promise<Order[]>;
   /** Rows since `since` (unix seconds); a notification counts as failing after `minAttempts` failures. */
   attention(o: { since: number; limit: number; minAttempts: number }): Promise<AttentionRows>;
 }

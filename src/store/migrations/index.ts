@@ -9,6 +9,7 @@ import operatorConsole from "./008_console.ts";
 import alerts from "./009_alerts.ts";
 import statsRules from "./010_stats_rules.ts";
 import consoleBrowse from "./011_console_browse.ts";
+import auditTarget from "./012_audit_target.ts";
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 9, name: "alerts", sql: alerts },
   { version: 10, name: "stats_rules", sql: statsRules },
   { version: 11, name: "console_browse", sql: consoleBrowse },
+  { version: 12, name: "audit_target", sql: auditTarget },
 ];

@@ -1,5 +1,5 @@
 // The audit log on bun:sqlite: append, and list newest first with keyset paging (an id bound, never
-// OFFSET), so page 1000 costs what page 1 costs. Filters use the (actor, id) and (action, id) indexes.
+// OFFSET), so page 1000 costs what page 1 costs. Filters use the (actor, id), (action, id) and (target, id) indexes.
 import type { Database } from "bun:sqlite";
 import type { AuditEntry, AuditFilter, NewAuditEntry } from "../../core/admin/store.ts";
 
@@ -37,6 +37,7 @@ export function listAudit(db: Database, f: AuditFilter): AuditEntry[] {
   const args: Record<string, string | number> = { limit: Math.max(1, Math.min(1000, f.limit)) };
   if (f.actor !== undefined) (where.push("actor = $actor COLLATE NOCASE"), (args.actor = f.actor));
   if (f.action !== undefined) (where.push("action = $action"), (args.action = f.action));
+  if (f.target !== undefined) (where.push("target = $target"), (args.target = f.target));
   if (f.beforeId !== undefined) (where.push("id < $before"), (args.before = f.beforeId));
   if (f.afterId !== undefined) (where.push("id > $after"), (args.after = f.afterId));
   const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";

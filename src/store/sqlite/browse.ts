@@ -1,7 +1,7 @@
 // The operator's read side (core/browse/store.ts) on SQLite: every query walks an index in the
 // order it returns rows, so a filtered page of a million orders reads about one page of rows.
 import type { Database } from "bun:sqlite";
-import type { AttentionRows, BrowseStore, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
+import type { AttentionRows, BrowseStore, CandidateQuery, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toNotification, toOrder, toReport } from "./rows.ts";
@@ -96,6 +96,18 @@ export function searchReports(db: Database, q: ReportQuery): StoredReport[] {
   return rows.map(toReport);
 }
 
+/** Walks orders_expiry (status, expire_time) over the orders that could have been payable when the money arrived. */
+export function assignCandidates(db: Database, q: CandidateQuery): Order[] {
+  const rows = db
+    .query(
+      `SELECT * FROM orders WHERE status IN (1, 4) AND expire_time BETWEEN $since AND $until AND created_at <= $at AND trade_amount IS NOT NULL
+         AND ($pid IS NULL OR pid = $pid)
+       ORDER BY ABS(trade_amount - $amount), created_at DESC, trade_no DESC LIMIT $limit`,
+    )
+    .all({ since: q.at - q.window, until: q.at + q.maxLifetime, at: q.at, pid: q.pid ?? null, amount: q.amount, limit: q.limit }) as Row[];
+  return rows.map(toOrder);
+}
+
 export function attention(db: Database, o: { since: number; limit: number; minAttempts: number }): AttentionRows {
   const reports = db
     // Only money received counts: an operator's refused confirmation is not a payment without an order.
@@ -131,6 +143,7 @@ export function browseStore(db: Database): BrowseStore {
     getReport: async (id) => getReport(db, id),
     reportsForOrder: async (t, limit) => reportsForOrder(db, t, limit),
     searchReports: async (q) => searchReports(db, q),
+    assignCandidates: async (q) => assignCandidates(db, q),
     attention: async (o) => attention(db, o),
   };
 }
