@@ -26,3 +26,11 @@ declare module "jsqr/dist/jsQR.js" {
   const text: string;
   export default text;
 }
+declare module "*/orders.css" {
+  const text: string;
+  export default text;
+}
+declare module "*/orders.js" {
+  const text: string;
+  export default text;
+}

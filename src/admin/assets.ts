@@ -8,6 +8,8 @@ import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import uplot from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import consoleCss from "./assets/console.css" with { type: "text" };
 import consoleJs from "./assets/console.js" with { type: "text" };
+import ordersCss from "./assets/orders.css" with { type: "text" };
+import ordersJs from "./assets/orders.js" with { type: "text" };
 
 export interface Asset {
   /** The name pages use: "htmx", "console.css", ... */
@@ -31,6 +33,8 @@ const LIST = [
   asset("uplot", "js", uplot),
   asset("uplot.css", "css", uplotCss),
   asset("jsqr", "js", jsqr),
+  asset("orders.css", "css", ordersCss),
+  asset("orders.js", "js", ordersJs),
 ] as const;
 
 export type AssetName = (typeof LIST)[number]["name"];

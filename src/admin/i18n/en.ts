@@ -1,5 +1,7 @@
 // Console text in English: the same keys as zh.ts (tsc refuses a missing one).
 import type { TextKey } from "./index.ts";
+import { ordersEn } from "./orders.en.ts";
+import { reportsEn } from "./reports.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -109,4 +111,6 @@ export const en: Record<TextKey, string> = {
   "sessions.password_repeat": "New password again",
   "sessions.password_submit": "Change password",
   "sessions.password_changed": "Password changed; {n} other session(s) logged out.",
+  ...ordersEn,
+  ...reportsEn,
 };

@@ -1,6 +1,9 @@
 // Console text in Chinese (the default). Keys are grouped by page with a prefix; every key here
 // must exist in en.ts too (its type says so, tsc checks it). `{n}`-style placeholders are filled
 // by t(key, { n: ... }); values are plain text, escaped where they are rendered.
+import { ordersZh } from "./orders.zh.ts";
+import { reportsZh } from "./reports.zh.ts";
+
 export const zh = {
   "app.name": "xpay 控制台",
   "app.skip": "跳到正文",
@@ -109,4 +112,6 @@ export const zh = {
   "sessions.password_repeat": "再次输入新密码",
   "sessions.password_submit": "修改密码",
   "sessions.password_changed": "密码已修改，其他 {n} 个会话已退出。",
+  ...ordersZh,
+  ...reportsZh,
 } as const;

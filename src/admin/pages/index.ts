@@ -5,6 +5,8 @@ import { auditPage } from "./audit.tsx";
 import { dashboardPage } from "./dashboard.tsx";
 import { langPage } from "./lang.ts";
 import { loginPage } from "./login.tsx";
+import { ordersPage } from "./orders.ts";
+import { reportsPage } from "./reports.ts";
 import { sessionsPage } from "./sessions.tsx";
 import { setupPage } from "./setup.tsx";
 
@@ -13,6 +15,8 @@ export const PAGES: readonly AdminPage[] = [
   setupPage,
   langPage,
   dashboardPage,
+  ordersPage,
+  reportsPage,
   auditPage,
   sessionsPage,
 ];

@@ -1,0 +1,16 @@
+// The orders and reports pages' browser code (served from /admin/assets; the CSP allows no inline
+// script): a candidate order's "pick" button copies its number into the assign form's field.
+// Without script the operator types the number; the form works the same.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (e) {
+    var button = e.target instanceof Element ? e.target.closest("[data-fill]") : null;
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-fill"));
+    if (!field) return;
+    field.value = button.getAttribute("data-value") || "";
+    field.removeAttribute("aria-invalid");
+    var next = document.getElementById(button.getAttribute("data-focus") || "");
+    (next || field).focus();
+  });
+})();
