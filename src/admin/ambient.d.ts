@@ -34,3 +34,11 @@ declare module "*/orders.js" {
   const text: string;
   export default text;
 }
+declare module "*/manage.css" {
+  const text: string;
+  export default text;
+}
+declare module "*/accounts.js" {
+  const text: string;
+  export default text;
+}

@@ -8,6 +8,8 @@ import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import uplot from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import consoleCss from "./assets/console.css" with { type: "text" };
 import consoleJs from "./assets/console.js" with { type: "text" };
+import accountsJs from "./assets/accounts.js" with { type: "text" };
+import manageCss from "./assets/manage.css" with { type: "text" };
 import ordersCss from "./assets/orders.css" with { type: "text" };
 import ordersJs from "./assets/orders.js" with { type: "text" };
 
@@ -35,6 +37,8 @@ const LIST = [
   asset("jsqr", "js", jsqr),
   asset("orders.css", "css", ordersCss),
   asset("orders.js", "js", ordersJs),
+  asset("manage.css", "css", manageCss),
+  asset("accounts.js", "js", accountsJs),
 ] as const;
 
 export type AssetName = (typeof LIST)[number]["name"];

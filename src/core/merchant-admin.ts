@@ -17,7 +17,7 @@ export interface MerchantProblem {
   field: "pid" | "name" | "secret" | "notify_method" | `setting:${string}`;
   code: "pid_taken" | "name_empty" | "name_long" | "secret_short" | "secret_same" | "method" | "setting_unknown" | "setting_value";
   text: string;
-  /** For setting_value: the setting's own check message (English, as `settings set` prints it). */
+  /** pid_taken: the pid; setting_value: the setting's own check message (English, as `settings set` prints it). */
   detail?: string;
 }
 
@@ -45,7 +45,7 @@ export async function addMerchant(gw: Gateway, actor: Actor, o: { name: string; 
   const name = o.name.trim();
   const secret = o.secret ?? newAppSecret();
   const problems = [nameProblem(name), secretProblem(secret)].filter((p) => p !== null);
-  if (o.pid !== undefined && (await gw.store.getMerchant(o.pid))) problems.unshift({ field: "pid", code: "pid_taken", text: `a merchant with pid ${o.pid} exists already` });
+  if (o.pid !== undefined && (await gw.store.getMerchant(o.pid))) problems.unshift({ field: "pid", code: "pid_taken", text: `a merchant with pid ${o.pid} exists already`, detail: String(o.pid) });
   if (problems.length > 0) return { kind: "refused", problems };
   const merchant = await gw.store.addMerchant({ pid: o.pid, name, secret, now: gw.clock.now() });
   await audit(gw, { actor, action: "merchant.add", target: `merchant:${merchant.pid}`, after: merchantView(merchant) });
@@ -118,4 +118,10 @@ export async function merchantOverview(gw: Gateway): Promise<MerchantRow[]> {
   const rows: MerchantRow[] = [];
   for (const merchant of await gw.store.listMerchants()) rows.push({ merchant, orders: await gw.store.merchantOrderCounts(merchant.pid, today) });
   return rows;
+}
+
+/** One merchant with its order counts, or null. */
+export async function merchantRow(gw: Gateway, pid: number): Promise<MerchantRow | null> {
+  const merchant = await gw.store.getMerchant(pid);
+  return merchant ? { merchant, orders: await gw.store.merchantOrderCounts(pid, startOfDay(gw.clock.now())) } : null;
 }

@@ -1,7 +1,10 @@
 // Console text in English: the same keys as zh.ts (tsc refuses a missing one).
 import type { TextKey } from "./index.ts";
+import { accountsEn } from "./accounts.en.ts";
+import { merchantsEn } from "./merchants.en.ts";
 import { ordersEn } from "./orders.en.ts";
 import { reportsEn } from "./reports.en.ts";
+import { settingsEn } from "./settings.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -113,4 +116,7 @@ export const en: Record<TextKey, string> = {
   "sessions.password_changed": "Password changed; {n} other session(s) logged out.",
   ...ordersEn,
   ...reportsEn,
+  ...merchantsEn,
+  ...accountsEn,
+  ...settingsEn,
 };

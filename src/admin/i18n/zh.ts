@@ -1,8 +1,11 @@
 // Console text in Chinese (the default). Keys are grouped by page with a prefix; every key here
 // must exist in en.ts too (its type says so, tsc checks it). `{n}`-style placeholders are filled
 // by t(key, { n: ... }); values are plain text, escaped where they are rendered.
+import { accountsZh } from "./accounts.zh.ts";
+import { merchantsZh } from "./merchants.zh.ts";
 import { ordersZh } from "./orders.zh.ts";
 import { reportsZh } from "./reports.zh.ts";
+import { settingsZh } from "./settings.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -114,4 +117,7 @@ export const zh = {
   "sessions.password_changed": "密码已修改，其他 {n} 个会话已退出。",
   ...ordersZh,
   ...reportsZh,
+  ...merchantsZh,
+  ...accountsZh,
+  ...settingsZh,
 } as const;

@@ -1,13 +1,16 @@
 // Every console page, in one list: a new page is one import and one entry here. Its `nav` entry (if
 // any) appears in the menu at its `order`; its routes are mounted behind the guard (plugin.ts).
 import type { AdminPage } from "../context.ts";
+import { accountsPage } from "./accounts.tsx";
 import { auditPage } from "./audit.tsx";
 import { dashboardPage } from "./dashboard.tsx";
 import { langPage } from "./lang.ts";
 import { loginPage } from "./login.tsx";
+import { merchantsPage } from "./merchants.tsx";
 import { ordersPage } from "./orders.ts";
 import { reportsPage } from "./reports.ts";
 import { sessionsPage } from "./sessions.tsx";
+import { settingsPage } from "./settings.tsx";
 import { setupPage } from "./setup.tsx";
 
 export const PAGES: readonly AdminPage[] = [
@@ -17,6 +20,9 @@ export const PAGES: readonly AdminPage[] = [
   dashboardPage,
   ordersPage,
   reportsPage,
+  merchantsPage,
+  accountsPage,
+  settingsPage,
   auditPage,
   sessionsPage,
 ];

@@ -1,0 +1,146 @@
+/** @jsxImportSource @kitajs/html */
+// /admin/accounts: every receiving account with what it received today against its daily limit
+// (core/accounts-today.ts, the stats figures) and its monitoring client's state, enable/disable
+// in place, and the routes of the add/edit form (account-form.tsx) and the QR preview image.
+import { type AccountToday, accountsToday, NEAR_LIMIT } from "../../core/accounts-today.ts";
+import { setAccountEnabled } from "../../core/account-actions.ts";
+import { formatYuan } from "../../core/money.ts";
+import { CsrfInput, Notice, PageHead, Time } from "../components.tsx";
+import type { AdminContext, AdminPage } from "../context.ts";
+import { seeOther } from "../http.ts";
+import { errorAnswer, page } from "../render.tsx";
+import { accountFormRoutes, qrPreview } from "./account-form.tsx";
+import { payTypeLabel } from "./account-input.ts";
+
+function Monitor(p: { ctx: AdminContext; row: AccountToday }) {
+  const { t } = p.ctx;
+  const a = p.row.account;
+  if (!a.lastSeenAt) return <span class="tag" safe>{t("accounts.never")}</span>;
+  return (
+    <div class="stack">
+      {p.row.online ? <span class="tag tag-ok" safe>{t("accounts.online")}</span> : <span class="tag tag-warn" safe>{t("accounts.offline")}</span>}
+      <span class="small faint"><Time at={a.lastSeenAt} tz={p.ctx.tz} /></span>
+    </div>
+  );
+}
+
+function Today(p: { ctx: AdminContext; row: AccountToday }) {
+  const { t } = p.ctx;
+  const { account: a, paidToday, paidCountToday, dayUsed } = p.row;
+  return (
+    <div class="stack stack-end">
+      <span class="nowrap">
+        <strong safe>{formatYuan(paidToday)}</strong> <span class="faint">/</span> <span safe>{a.dayAmount > 0 ? formatYuan(a.dayAmount) : t("accounts.no_limit")}</span>
+      </span>
+      {dayUsed !== null ? <meter min="0" max="1" low={String(NEAR_LIMIT * 0.75)} high={String(NEAR_LIMIT)} optimum="0" value={String(Math.min(1, dayUsed))} title={`${Math.round(dayUsed * 100)}%`}></meter> : ""}
+      <span class="small faint" safe>{t("accounts.orders_today", { n: paidCountToday })}</span>
+    </div>
+  );
+}
+
+function Range(p: { ctx: AdminContext; min: number; max: number }) {
+  if (!p.min && !p.max) return <span class="faint" safe>{p.ctx.t("accounts.no_limit")}</span>;
+  return <span class="nowrap" safe>{`${p.min ? formatYuan(p.min) : "0.00"} – ${p.max ? formatYuan(p.max) : "∞"}`}</span>;
+}
+
+function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
+  const { ctx } = p;
+  const t = ctx.t;
+  return (
+    <div class="table-wrap">
+      <table class="table" id="accounts-table">
+        <thead>
+          <tr>
+            <th class="num" safe>{t("accounts.col_id")}</th>
+            <th safe>{t("accounts.col_name")}</th>
+            <th safe>{t("accounts.col_type")}</th>
+            <th safe>{t("accounts.col_owner")}</th>
+            <th safe>{t("accounts.col_status")}</th>
+            <th safe>{t("accounts.col_monitor")}</th>
+            <th class="num" safe>{t("accounts.col_today")}</th>
+            <th class="num" safe>{t("accounts.col_range")}</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.rows.length === 0 ? (
+            <tr>
+              <td colspan="9" class="empty" safe>{t("accounts.empty")}</td>
+            </tr>
+          ) : (
+            p.rows.map((row) => {
+              const a = row.account;
+              const near = row.dayUsed !== null && row.dayUsed >= NEAR_LIMIT;
+              return (
+                <tr data-account={String(a.id)} class={near ? "row-warn" : undefined}>
+                  <td class="num mono" safe>{String(a.id)}</td>
+                  <td class="wrap">
+                    <a href={`/admin/accounts/${a.id}`} safe>{a.name}</a>
+                    <div class="small faint mono" safe>{a.code}</div>
+                  </td>
+                  <td class="nowrap" safe>{payTypeLabel(t, a.payType)}</td>
+                  <td class="nowrap" safe>{a.pid === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: a.pid })}</td>
+                  <td>{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
+                  <td class="nowrap"><Monitor ctx={ctx} row={row} /></td>
+                  <td class="num" data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
+                  <td class="num"><Range ctx={ctx} min={a.minAmount} max={a.maxAmount} /></td>
+                  <td class="nowrap">
+                    <div class="actions">
+                      <a class="btn btn-small" href={`/admin/accounts/${a.id}`} safe>{t("accounts.edit")}</a>
+                      <form method="post" action={`/admin/accounts/${a.id}/${a.enabled ? "disable" : "enable"}`} data-confirm={a.enabled ? t("accounts.disable_confirm") : undefined}>
+                        <CsrfInput csrf={ctx.csrf} />
+                        <button class={a.enabled ? "btn btn-small btn-danger" : "btn btn-small"} type="submit" safe>{t(a.enabled ? "accounts.disable" : "accounts.enable")}</button>
+                      </form>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const DONE = { added: "accounts.added", saved: "accounts.saved", removed: "accounts.removed", enabled: "accounts.enabled_done", disabled: "accounts.disabled_done" } as const;
+
+async function listPage(ctx: AdminContext): Promise<Response> {
+  const today = await accountsToday(ctx.gw);
+  const t = ctx.t;
+  const done = ctx.query.get("done") as keyof typeof DONE | null;
+  const id = /^\d{1,9}$/.test(ctx.query.get("id") ?? "") ? ctx.query.get("id")! : "";
+  return page(ctx, {
+    title: t("accounts.title"),
+    styles: ["manage.css"],
+    children: (
+      <section>
+        <PageHead title={t("accounts.title")} lead={t("accounts.intro", { n: today.heartbeatTimeout })}>
+          <a class="btn btn-primary" href="/admin/accounts/new" id="account-add" safe>{t("accounts.add")}</a>
+        </PageHead>
+        {done && done in DONE && id ? <Notice kind="ok" text={t(DONE[done], { id })} id="accounts-notice" /> : ""}
+        <AccountsTable ctx={ctx} rows={today.rows} />
+      </section>
+    ),
+  });
+}
+
+function toggle(enabled: boolean) {
+  return async (ctx: AdminContext): Promise<Response> => {
+    const id = /^\d{1,9}$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : 0;
+    const a = await setAccountEnabled(ctx.gw, ctx.actor, id, enabled);
+    if (!a) return errorAnswer(ctx, 404, ctx.t("accounts.not_found"));
+    return seeOther(`/admin/accounts?done=${enabled ? "enabled" : "disabled"}&id=${a.id}`);
+  };
+}
+
+export const accountsPage: AdminPage = {
+  nav: { path: "/admin/accounts", label: "nav.accounts", order: 50 },
+  routes: [
+    { method: "GET", path: "/admin/accounts", handle: listPage },
+    { method: "GET", path: "/admin/accounts/qr", handle: qrPreview },
+    ...accountFormRoutes,
+    { method: "POST", path: "/admin/accounts/:id/enable", handle: toggle(true) },
+    { method: "POST", path: "/admin/accounts/:id/disable", handle: toggle(false) },
+  ],
+};
