@@ -76,7 +76,9 @@ export async function confirmPaymentByHand(gw: Gateway, tradeNo: string, act: Op
     },
     pay: (o) => ({ ...payUnit(gw, merchant, window, o.tradeNo), acceptTimedOutSince: 0 }),
   });
+  gw.metrics.report("operator", result.outcome);
   if (result.pay?.kind !== "paid") return { ok: false, reason: result.reason };
+  gw.metrics.orderPaid(result.pay.order);
   if (result.pay.notificationId !== null) gw.notificationQueued();
   gw.log.event("order.confirmed_by_hand", { trade_no: tradeNo, by: act.actor });
   return { ok: true, order: result.pay.order, report: result };
@@ -97,6 +99,7 @@ export async function assignReportToOrder(gw: Gateway, reportId: number, tradeNo
     note: (report, current) => assignNote(act.actor, act.reason.trim(), report, current),
   });
   if (result.kind === "assigned") {
+    gw.metrics.orderPaid(result.order);
     if (result.notificationId !== null) gw.notificationQueued();
     gw.log.event("report.assigned", { report_id: reportId, trade_no: tradeNo, by: act.actor });
   }

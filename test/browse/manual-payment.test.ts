@@ -2,6 +2,7 @@
 // through the store's pay unit, so the order, its outbox row and the stored report change together.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { assignReportToOrder, confirmPaymentByHand } from "../../src/core/manual-payment.ts";
+import { installMetrics } from "../../src/server/metrics/registry.ts";
 import { harness, type Harness, nativeCreate, postJson, seed } from "../helpers.ts";
 import { amountReport, createOrder } from "../report/util.ts";
 
@@ -116,4 +117,15 @@ test("the attention list shows late payments, creation failures and notification
   expect(a.creationFailures.map((o) => o.tradeNo)).toEqual([failedNo!]);
   expect(a.failingNotifications.map((x) => [x.tradeNo, x.pid, x.lastError])).toEqual([[late.trade_no, 1001, "HTTP 500"]]);
   expect((await h.gw.store.browse.attention({ since: 0, limit: 10, minAttempts: 4 })).failingNotifications).toEqual([]);
+});
+
+test("orders paid by hand or by assignment count as paid in /metrics, like any payment", async () => {
+  const metrics = installMetrics(h.gw);
+  const paid = () => metrics.registry.getSingleMetricAsString("xpay_orders_paid_total");
+  const a = await createOrder(h, { money: "10.00" });
+  await confirmPaymentByHand(h.gw, a.trade_no, act);
+  const b = await createOrder(h, { money: "20.00" });
+  const id = await unmatched(1999);
+  expect((await assignReportToOrder(h.gw, id, b.trade_no, act)).kind).toBe("assigned");
+  expect(await paid()).toContain('xpay_orders_paid_total{family="native",pay_type="alipay"} 2');
 });
