@@ -167,7 +167,9 @@ describe("V2 keys", () => {
     for (const form of [{}, { replace: "0" }, { replace: "yes" }] as Record<string, string>[]) {
       const res = await h.post("/admin/merchants/1001/keys", form);
       expect(res.status).toBe(422);
-      expect(await res.text()).toContain("替换已有密钥前请勾选确认。");
+      const html = await res.text();
+      expect(html).toContain("替换已有密钥前请勾选确认。");
+      expect(html).not.toContain("请更正标出的字段"); // the options form above is not at fault
     }
     expect(await merchants()).toBe(before);
     expect(await auditText()).toBe(audit);

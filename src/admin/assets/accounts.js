@@ -63,6 +63,8 @@
     var input = e.target;
     if (!(input instanceof HTMLInputElement) || !input.hasAttribute("data-qr-target") || !input.files || !input.files[0]) return;
     var field = document.querySelector(input.getAttribute("data-qr-target"));
+    var name = document.getElementById("qr-file-name");
+    if (name) name.textContent = input.files[0].name;
     createImageBitmap(input.files[0]).then(function (bitmap) {
       var text = readImage(bitmap);
       if (text === null) return say(input, "data-msg-none", false);

@@ -49,6 +49,8 @@ export const accountsEn: Record<keyof typeof accountsZh, string> = {
   "accounts.f_qrcode_hint": "What the payer scans, e.g. https://qr.alipay.com/... or wxp://.... Paste it, or read it from an image of the collection code.",
   "accounts.f_qr_file": "Read from a QR code image",
   "accounts.f_qr_file_hint": "The image is decoded in your browser and never uploaded.",
+  "accounts.f_qr_choose": "Choose image…",
+  "accounts.f_qr_none": "No image chosen",
   "accounts.qr_read": "QR code content read from the image.",
   "accounts.qr_not_found": "No QR code found in the image; try a sharper one, or paste the content.",
   "accounts.qr_bad_image": "This file cannot be read; choose a PNG or JPG image.",

@@ -47,6 +47,8 @@ export const accountsZh = {
   "accounts.f_qrcode_hint": "付款人扫描的内容，如 https://qr.alipay.com/... 或 wxp://...。可直接粘贴，或从收款码图片读取。",
   "accounts.f_qr_file": "从收款码图片读取",
   "accounts.f_qr_file_hint": "图片只在浏览器中识别，不会上传。",
+  "accounts.f_qr_choose": "选择图片…",
+  "accounts.f_qr_none": "未选择图片",
   "accounts.qr_read": "已从图片读取收款码内容。",
   "accounts.qr_not_found": "图片中没有找到二维码，请换一张更清晰的图片，或直接粘贴内容。",
   "accounts.qr_bad_image": "无法读取这个文件，请选择 PNG 或 JPG 图片。",

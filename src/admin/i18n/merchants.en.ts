@@ -38,6 +38,7 @@ export const merchantsEn: Record<keyof typeof merchantsZh, string> = {
   "merchants.notify_method": "Notification method",
   "merchants.notify_hint": "Native-protocol notifications are sent by POST (default) or GET; epay notifications always follow their spec.",
   "merchants.cashier_heading": "Cashier page",
+  "merchants.use_global": "Operator setting ({value})",
   "merchants.cashier_hint": "For this merchant's orders only; empty uses the operator setting (shown in grey).",
   "merchants.save": "Save",
   "merchants.saved": "Saved.",

@@ -36,6 +36,7 @@ export const merchantsZh = {
   "merchants.notify_method": "异步通知方式",
   "merchants.notify_hint": "原生协议的异步通知用 POST（默认）或 GET 发送；易支付协议始终按其规范发送。",
   "merchants.cashier_heading": "收银台设置",
+  "merchants.use_global": "使用全局设置（{value}）",
   "merchants.cashier_hint": "只对这个商户的订单生效；留空则使用全局设置（灰色文字为当前全局值）。",
   "merchants.save": "保存",
   "merchants.saved": "已保存。",

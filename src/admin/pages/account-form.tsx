@@ -40,11 +40,16 @@ function QrField(p: { ctx: AdminContext; value: string; error?: string }) {
       <div class="qr-inputs">
         <Field label={t("accounts.f_qrcode")} name="qrcode" value={p.value} error={p.error} hint={t("accounts.f_qrcode_hint")} required />
         <div class="field">
-          <label for="f-qr-file" safe>{t("accounts.f_qr_file")}</label>
-          <input
-            id="f-qr-file" type="file" accept="image/*" data-qr-target="#f-qrcode" data-qr-preview="#qr-preview"
-            data-msg-read={t("accounts.qr_read")} data-msg-none={t("accounts.qr_not_found")} data-msg-bad={t("accounts.qr_bad_image")}
-          />
+          <span class="label" id="qr-file-label" safe>{t("accounts.f_qr_file")}</span>
+          {/* The browser's own file button speaks the browser's language: a label in ours stands in for it. */}
+          <div class="file-pick">
+            <input
+              id="f-qr-file" class="file-input" type="file" accept="image/*" aria-labelledby="qr-file-label" data-qr-target="#f-qrcode"
+              data-msg-read={t("accounts.qr_read")} data-msg-none={t("accounts.qr_not_found")} data-msg-bad={t("accounts.qr_bad_image")}
+            />
+            <label for="f-qr-file" class="btn btn-small" safe>{t("accounts.f_qr_choose")}</label>
+            <span class="small faint" id="qr-file-name" safe>{t("accounts.f_qr_none")}</span>
+          </div>
           <p class="hint" safe>{t("accounts.f_qr_file_hint")}</p>
           <p class="qr-status" id="qr-status" role="status" hidden></p>
         </div>
@@ -81,7 +86,7 @@ async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; 
         <form method="post" action={a ? `/admin/accounts/${a.id}` : "/admin/accounts"} class="card manage-form" id="account-form">
           {Object.keys(e).length > 0 ? <Notice kind="error" text={t("accounts.fix_errors")} /> : ""}
           <CsrfInput csrf={ctx.csrf} />
-          <div class="form-grid">
+          <div class="form-grid form-grid-2">
             <Select label={t("accounts.f_pid")} name="pid" value={v("pid")} error={e.pid} hint={t("accounts.f_pid_hint")}
               options={[["0", t("accounts.f_pid_shared")], ...merchants.map((m): [string, string] => [String(m.pid), `${m.pid} · ${m.name}`])]} />
             <Select label={t("accounts.f_pay_type")} name="pay_type" value={v("pay_type")} error={e.pay_type} options={payTypes.map((p): [string, string] => [p, payTypeLabel(t, p)])} />

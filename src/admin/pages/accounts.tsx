@@ -40,7 +40,8 @@ function Today(p: { ctx: AdminContext; row: AccountToday }) {
 
 function Range(p: { ctx: AdminContext; min: number; max: number }) {
   if (!p.min && !p.max) return <span class="faint" safe>{p.ctx.t("accounts.no_limit")}</span>;
-  return <span class="nowrap" safe>{`${p.min ? formatYuan(p.min) : "0.00"} – ${p.max ? formatYuan(p.max) : "∞"}`}</span>;
+  const text = !p.max ? `≥ ${formatYuan(p.min)}` : !p.min ? `≤ ${formatYuan(p.max)}` : `${formatYuan(p.min)} – ${formatYuan(p.max)}`;
+  return <span class="nowrap" safe>{text}</span>;
 }
 
 function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
@@ -53,11 +54,11 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
           <tr>
             <th class="num" safe>{t("accounts.col_id")}</th>
             <th safe>{t("accounts.col_name")}</th>
+            <th class="num" safe>{t("accounts.col_today")}</th>
+            <th safe>{t("accounts.col_monitor")}</th>
+            <th safe>{t("accounts.col_status")}</th>
             <th safe>{t("accounts.col_type")}</th>
             <th safe>{t("accounts.col_owner")}</th>
-            <th safe>{t("accounts.col_status")}</th>
-            <th safe>{t("accounts.col_monitor")}</th>
-            <th class="num" safe>{t("accounts.col_today")}</th>
             <th class="num" safe>{t("accounts.col_range")}</th>
             <th></th>
           </tr>
@@ -72,17 +73,17 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
               const a = row.account;
               const near = row.dayUsed !== null && row.dayUsed >= NEAR_LIMIT;
               return (
-                <tr data-account={String(a.id)} class={near ? "row-warn" : undefined}>
+                <tr data-account={String(a.id)} class={!a.enabled ? "row-off" : near ? "row-warn" : undefined}>
                   <td class="num mono" safe>{String(a.id)}</td>
                   <td class="wrap">
                     <a href={`/admin/accounts/${a.id}`} safe>{a.name}</a>
                     <div class="small faint mono" safe>{a.code}</div>
                   </td>
+                  <td class="num" data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
+                  <td class="nowrap"><Monitor ctx={ctx} row={row} /></td>
+                  <td>{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
                   <td class="nowrap" safe>{payTypeLabel(t, a.payType)}</td>
                   <td class="nowrap" safe>{a.pid === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: a.pid })}</td>
-                  <td>{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
-                  <td class="nowrap"><Monitor ctx={ctx} row={row} /></td>
-                  <td class="num" data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
                   <td class="num"><Range ctx={ctx} min={a.minAmount} max={a.maxAmount} /></td>
                   <td class="nowrap">
                     <div class="actions">

@@ -30,7 +30,7 @@ function OverrideField(p: { ctx: AdminContext; name: string; value: string; glob
       </label>
       {choices ? (
         <select id={id} name={`s_${p.name}`} aria-invalid={p.error ? "true" : undefined}>
-          <option value="" selected={p.value === ""} safe>{`— ${p.global}`}</option>
+          <option value="" selected={p.value === ""} safe>{p.ctx.t("merchants.use_global", { value: p.global })}</option>
           {choices.map((c) => <option value={attr(c)} selected={p.value === c} safe>{c}</option>)}
         </select>
       ) : (
@@ -41,7 +41,7 @@ function OverrideField(p: { ctx: AdminContext; name: string; value: string; glob
   );
 }
 
-async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?: Errors; notice?: string; status?: number } = {}): Promise<Response> {
+async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?: Errors; keysError?: string; notice?: string; status?: number } = {}): Promise<Response> {
   const row = await merchantRow(ctx.gw, pidOf(ctx));
   if (!row) return errorAnswer(ctx, 404, ctx.t("merchants.not_found"));
   const { merchant: m, orders } = row;
@@ -86,47 +86,49 @@ async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; erro
           <button class="btn btn-primary" type="submit" safe>{t("merchants.save")}</button>
         </form>
 
-        <div class="card" id="merchant-status">
-          <h2 safe>{t("merchants.status_heading")}</h2>
-          <p safe>{t(m.active ? "merchants.status_active" : "merchants.status_inactive")}</p>
-          <form method="post" action={`${base}/${m.active ? "disable" : "enable"}`} data-confirm={m.active ? t("merchants.disable_confirm") : undefined}>
+        <div class="card-grid">
+          <div class="card" id="merchant-status">
+            <h2 safe>{t("merchants.status_heading")}</h2>
+            <p safe>{t(m.active ? "merchants.status_active" : "merchants.status_inactive")}</p>
+            <form method="post" action={`${base}/${m.active ? "disable" : "enable"}`} data-confirm={m.active ? t("merchants.disable_confirm") : undefined}>
+              <CsrfInput csrf={ctx.csrf} />
+              <button class={m.active ? "btn btn-danger" : "btn"} type="submit" safe>{t(m.active ? "merchants.disable" : "merchants.enable")}</button>
+            </form>
+          </div>
+
+          <div class="card" id="merchant-secret">
+            <h2 safe>{t("merchants.secret_heading")}</h2>
+            <p class="muted" safe>{t("merchants.secret_hint")}</p>
+            <form method="post" action={`${base}/rotate-secret`} data-confirm={t("merchants.rotate_confirm")}>
+              <CsrfInput csrf={ctx.csrf} />
+              <button class="btn btn-danger" type="submit" safe>{t("merchants.rotate")}</button>
+            </form>
+          </div>
+
+          <form method="post" action={`${base}/keys`} class="card" id="merchant-keys">
+            <h2 safe>{t("merchants.keys_heading")}</h2>
+            <p class="muted" safe>{t("merchants.keys_hint")}</p>
+            {fingerprint ? (
+              <p>
+                <span safe>{t("merchants.keys_fingerprint")}</span> <code class="mono" id="key-fingerprint" safe>{fingerprint}</code>
+              </p>
+            ) : (
+              <p class="faint" safe>{t("merchants.keys_none")}</p>
+            )}
             <CsrfInput csrf={ctx.csrf} />
-            <button class={m.active ? "btn btn-danger" : "btn"} type="submit" safe>{t(m.active ? "merchants.disable" : "merchants.enable")}</button>
+            {m.rsaPublicKey ? (
+              <div class="field">
+                <label class="check">
+                  <input type="checkbox" name="replace" value="1" aria-invalid={o.keysError ? "true" : undefined} /> <span safe>{t("merchants.keys_confirm_label")}</span>
+                </label>
+                {o.keysError ? <p class="field-error" safe>{o.keysError}</p> : ""}
+              </div>
+            ) : (
+              ""
+            )}
+            <button class={m.rsaPublicKey ? "btn btn-danger" : "btn"} type="submit" safe>{t(m.rsaPublicKey ? "merchants.keys_replace" : "merchants.keys_generate")}</button>
           </form>
         </div>
-
-        <div class="card" id="merchant-secret">
-          <h2 safe>{t("merchants.secret_heading")}</h2>
-          <p class="muted" safe>{t("merchants.secret_hint")}</p>
-          <form method="post" action={`${base}/rotate-secret`} data-confirm={t("merchants.rotate_confirm")}>
-            <CsrfInput csrf={ctx.csrf} />
-            <button class="btn btn-danger" type="submit" safe>{t("merchants.rotate")}</button>
-          </form>
-        </div>
-
-        <form method="post" action={`${base}/keys`} class="card" id="merchant-keys">
-          <h2 safe>{t("merchants.keys_heading")}</h2>
-          <p class="muted" safe>{t("merchants.keys_hint")}</p>
-          {fingerprint ? (
-            <p>
-              <span safe>{t("merchants.keys_fingerprint")}</span> <code class="mono" id="key-fingerprint" safe>{fingerprint}</code>
-            </p>
-          ) : (
-            <p class="faint" safe>{t("merchants.keys_none")}</p>
-          )}
-          <CsrfInput csrf={ctx.csrf} />
-          {m.rsaPublicKey ? (
-            <div class="field">
-              <label class="check">
-                <input type="checkbox" name="replace" value="1" aria-invalid={e.replace ? "true" : undefined} /> <span safe>{t("merchants.keys_confirm_label")}</span>
-              </label>
-              {e.replace ? <p class="field-error" safe>{e.replace}</p> : ""}
-            </div>
-          ) : (
-            ""
-          )}
-          <button class={m.rsaPublicKey ? "btn btn-danger" : "btn"} type="submit" safe>{t(m.rsaPublicKey ? "merchants.keys_replace" : "merchants.keys_generate")}</button>
-        </form>
       </section>
     ),
   });
@@ -168,7 +170,7 @@ async function keys(ctx: AdminContext): Promise<Response> {
   const pid = pidOf(ctx);
   const r = await newMerchantKeys(ctx.gw, ctx.actor, pid, { replace: ctx.form.get("replace") === "1" });
   if (r.kind === "not_found") return errorAnswer(ctx, 404, ctx.t("merchants.not_found"));
-  if (r.kind === "has_keys") return merchantPage(ctx, { errors: { replace: ctx.t("merchants.keys_confirm_required") }, status: 422 });
+  if (r.kind === "has_keys") return merchantPage(ctx, { keysError: ctx.t("merchants.keys_confirm_required"), status: 422 });
   const t = ctx.t;
   return SecretShownOnce(ctx, {
     heading: t("merchants.keys_done_heading"),

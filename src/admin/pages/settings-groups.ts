@@ -1,5 +1,5 @@
-// The settings page's sections: each setting's group by its key, in the order of SETTINGS within
-// a group. A setting added later without a group here lands in "other" (and still works).
+// The settings page's sections: each setting's group by its key, in the order listed here (then
+// SETTINGS' order). A setting added later without a group here lands in "other" (and still works).
 import type { SettingDef } from "../../core/settings.ts";
 import type { TextKey } from "../i18n/index.ts";
 
@@ -29,5 +29,10 @@ function groupOf(key: string): string {
 export function groupSettings(defs: readonly SettingDef[]): SettingGroup[] {
   const groups: SettingGroup[] = [...GROUPS.map(([id, label]) => ({ id, label: label as TextKey, defs: [] as SettingDef[] })), { id: "other", label: "settings.group_other", defs: [] }];
   for (const def of defs) groups.find((g) => g.id === groupOf(def.key))!.defs.push(def);
+  const rank = (key: string) => {
+    const listed = GROUPS.find(([, , keys]) => (keys as readonly string[]).includes(key))?.[2] as readonly string[] | undefined;
+    return listed ? listed.indexOf(key) : Number.MAX_SAFE_INTEGER;
+  };
+  for (const g of groups) g.defs.sort((a, b) => rank(a.key) - rank(b.key)); // stable: unlisted keys keep SETTINGS' order
   return groups.filter((g) => g.defs.length > 0);
 }

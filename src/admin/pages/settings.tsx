@@ -76,6 +76,7 @@ async function renderSettings(ctx: AdminContext, o: { form?: URLSearchParams; er
   const e = o.errors ?? {};
   const bad = Object.keys(e).length;
   const saved = ctx.query.get("saved");
+  const groups = groupSettings(SETTINGS);
   const notice = bad ? <Notice kind="error" text={t("settings.fix_errors", { n: bad })} id="settings-notice" />
     : saved === "0" ? <Notice kind="info" text={t("settings.unchanged")} id="settings-notice" />
     : saved && /^\d{1,3}$/.test(saved) ? <Notice kind="ok" text={t("settings.saved", { n: saved })} id="settings-notice" /> : "";
@@ -87,9 +88,12 @@ async function renderSettings(ctx: AdminContext, o: { form?: URLSearchParams; er
       <section>
         <PageHead title={t("settings.title")} lead={t("settings.intro")} />
         {notice}
+        <nav class="settings-nav" aria-label={t("settings.title")}>
+          {groups.map((g) => <a href={`#group-${g.id}`} safe>{t(g.label)}</a>)}
+        </nav>
         <form method="post" action="/admin/settings" id="settings-form">
           <CsrfInput csrf={ctx.csrf} />
-          {groupSettings(SETTINGS).map((g) => (
+          {groups.map((g) => (
             <div class="card settings-group" id={`group-${g.id}`}>
               <h2 safe>{t(g.label)}</h2>
               {g.defs.map((def) => (
