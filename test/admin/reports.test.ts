@@ -106,13 +106,15 @@ describe("a report's page", () => {
     await h.gw.store.addMerchant({ pid: 1002, name: "Other", secret: "b".repeat(32), now: h.clock.now() });
     const closed = await createOrder(h, { money: "10.01" });
     await h.gw.store.closeOrder(closed.trade_no, h.clock.now());
+    await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx", name: "WeChat", qrcode: "wxp://x", now: h.clock.now() });
+    const wx = await createOrder(h, { money: "9.99", pay_type: "wxpay" }); // nearest amount, another pay type: last
     const id = await unmatched(999);
     h.clock.advance(5);
-    await createOrder(h, { money: "9.99" }); // created after the money arrived
+    await createOrder(h, { money: "9.98" }); // created after the money arrived
     const html = await (await h.get(`/admin/reports/${id}`)).text();
     expect(html).toContain('id="assign-form"');
     const candidates = [...html.matchAll(/<tr data-trade-no="(\d+)"/g)].map((m) => m[1]);
-    expect(candidates).toEqual([near.trade_no, far.trade_no]);
+    expect(candidates).toEqual([near.trade_no, far.trade_no, wx.trade_no]);
     expect(html).toContain(`data-fill="f-trade_no" data-focus="f-reason" data-value="${near.trade_no}"`);
   });
 });

@@ -73,7 +73,7 @@ export const reportsEn: Record<keyof typeof reportsZh, string> = {
   "reports.assign_confirm": "Pay this order with this report and notify the merchant? This cannot be undone.",
   "reports.e_trade_no": "Enter the 20-digit platform order number, or pick a candidate below.",
   "reports.candidates": "Candidate orders",
-  "reports.candidates_hint": "Orders payable when the money arrived, nearest amount first.",
+  "reports.candidates_hint": "Orders payable when the money arrived: the same pay type first, then the nearest amount.",
   "reports.candidates_none": "No candidates: the merchant had no pending or just-ended order when the money arrived. If you know the order, type its number.",
   "reports.pick": "Pick",
   "reports.c_trade_no": "Platform number",

@@ -72,7 +72,7 @@ export const reportsZh = {
   "reports.assign_confirm": "确定用这笔上报支付该订单并通知商户？此操作不可撤销。",
   "reports.e_trade_no": "请输入 20 位平台订单号，或从下方候选订单中选择。",
   "reports.candidates": "候选订单",
-  "reports.candidates_hint": "钱到账时可以支付的订单，金额最接近的在前。",
+  "reports.candidates_hint": "钱到账时可以支付的订单：同一支付方式的在前，其次金额最接近的。",
   "reports.candidates_none": "没有候选订单：钱到账时该商户没有待支付或刚结束的订单。如确定属于某个订单，可直接输入订单号。",
   "reports.pick": "选择",
   "reports.c_trade_no": "平台订单号",

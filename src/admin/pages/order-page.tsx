@@ -44,7 +44,7 @@ function Fields(p: { ctx: AdminContext; d: OrderDetail }) {
   return (
     <div class="card" id="order-fields">
       <h2 safe>{t("orders.fields")}</h2>
-      <dl class="kv">
+      <dl class="kv kv-wide">
         <Row label={k("trade_no")} value={o.tradeNo} mono />
         <Row label={k("out_trade_no")} value={o.outTradeNo} mono />
         <Row label={k("merchant")} value={`${o.pid} ${d.merchant?.name ?? t("orders.gone")}`} />
@@ -81,13 +81,13 @@ export function OrderView(p: { ctx: AdminContext; d: OrderDetail; state: ActionS
         <h1 safe>{t("orders.detail_title", { trade_no: d.order.tradeNo })}</h1>
         <StatusBadge order={d.order} now={ctx.gw.clock.now()} t={t} />
       </div>
-      <div class="detail-grid">
-        <Fields ctx={ctx} d={d} />
+      <Fields ctx={ctx} d={d} />
+      <div class="order-grid">
         <ActionsCard ctx={ctx} d={d} state={p.state} />
-      </div>
-      <div class="card" id="order-timeline">
-        <h2 safe>{t("orders.timeline")}</h2>
-        <Timeline events={d.timeline} t={t} tz={ctx.tz} />
+        <div class="card" id="order-timeline">
+          <h2 safe>{t("orders.timeline")}</h2>
+          <Timeline events={d.timeline} t={t} tz={ctx.tz} />
+        </div>
       </div>
     </div>
   );

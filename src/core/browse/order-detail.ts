@@ -56,7 +56,7 @@ export interface ReportDetail {
   order: Order | null;
   /** Money that matched nothing: an operator may assign it to an order. */
   assignable: boolean;
-  /** The orders it could pay, nearest amount first (only when assignable). */
+  /** The orders it could pay, its pay type first, then nearest amount (only when assignable). */
   candidates: Order[];
 }
 
@@ -72,7 +72,7 @@ export async function reportDetail(gw: Gateway, id: number): Promise<ReportDetai
   const candidates = assignable
     ? await gw.store.browse.assignCandidates({
         pid: report.pid ?? undefined, at: report.createdAt, window: (await gw.settings()).int("match_window"),
-        maxLifetime: ORDER_TTL_MAX, amount: report.amount!, limit: CANDIDATES_MAX,
+        maxLifetime: ORDER_TTL_MAX, amount: report.amount!, payType: report.payType, limit: CANDIDATES_MAX,
       })
     : [];
   return { report, order, assignable, candidates };

@@ -35,7 +35,7 @@ export interface ReportQuery {
   limit: number;
 }
 
-/** Orders a payment report could be assigned to (core/assign-report.ts's window), nearest amount first. */
+/** Orders a payment report could be assigned to (core/assign-report.ts's window): its pay type first, then nearest amount. */
 export interface CandidateQuery {
   /** The report's merchant; none (a third-account watcher's report): every merchant's. */
   pid?: number;
@@ -46,6 +46,8 @@ export interface CandidateQuery {
   maxLifetime: number;
   /** The reported amount in cents: candidates nearest to it come first. */
   amount: number;
+  /** The report's pay type: orders of that type come before the others ("" when unknown). */
+  payType: string;
   limit: number;
 }
 

@@ -102,9 +102,9 @@ export function assignCandidates(db: Database, q: CandidateQuery): Order[] {
     .query(
       `SELECT * FROM orders WHERE status IN (1, 4) AND expire_time BETWEEN $since AND $until AND created_at <= $at AND trade_amount IS NOT NULL
          AND ($pid IS NULL OR pid = $pid)
-       ORDER BY ABS(trade_amount - $amount), created_at DESC, trade_no DESC LIMIT $limit`,
+       ORDER BY pay_type = $pay_type DESC, ABS(trade_amount - $amount), created_at DESC, trade_no DESC LIMIT $limit`,
     )
-    .all({ since: q.at - q.window, until: q.at + q.maxLifetime, at: q.at, pid: q.pid ?? null, amount: q.amount, limit: q.limit }) as Row[];
+    .all({ since: q.at - q.window, until: q.at + q.maxLifetime, at: q.at, pid: q.pid ?? null, amount: q.amount, pay_type: q.payType, limit: q.limit }) as Row[];
   return rows.map(toOrder);
 }
 
