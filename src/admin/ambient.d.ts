@@ -42,3 +42,11 @@ declare module "*/accounts.js" {
   const text: string;
   export default text;
 }
+declare module "*/dashboard.css" {
+  const text: string;
+  export default text;
+}
+declare module "*/dashboard.js" {
+  const text: string;
+  export default text;
+}

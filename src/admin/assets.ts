@@ -9,6 +9,8 @@ import uplot from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import consoleCss from "./assets/console.css" with { type: "text" };
 import consoleJs from "./assets/console.js" with { type: "text" };
 import accountsJs from "./assets/accounts.js" with { type: "text" };
+import dashboardCss from "./assets/dashboard.css" with { type: "text" };
+import dashboardJs from "./assets/dashboard.js" with { type: "text" };
 import manageCss from "./assets/manage.css" with { type: "text" };
 import ordersCss from "./assets/orders.css" with { type: "text" };
 import ordersJs from "./assets/orders.js" with { type: "text" };
@@ -39,6 +41,8 @@ const LIST = [
   asset("orders.js", "js", ordersJs),
   asset("manage.css", "css", manageCss),
   asset("accounts.js", "js", accountsJs),
+  asset("dashboard.js", "js", dashboardJs),
+  asset("dashboard.css", "css", dashboardCss),
 ] as const;
 
 export type AssetName = (typeof LIST)[number]["name"];

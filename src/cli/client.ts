@@ -2,6 +2,7 @@
 // is online (seen within the heartbeat_timeout setting).
 import type { Command } from "commander";
 import pc from "picocolors";
+import { clientStates } from "../core/monitor-clients.ts";
 import { type Cli, printJson, printTable } from "./context.ts";
 import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
@@ -18,12 +19,10 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action(async (o: { json?: boolean }) => {
       const gw = cli.open();
-      const timeout = (await gw.settings()).int("heartbeat_timeout");
-      const now = gw.clock.now();
-      const rows = (await gw.store.listClients()).map((c) => ({
+      const rows = (await clientStates(gw)).clients.map((c) => ({
         id: c.id, kind: c.kind, pid: c.pid, name: c.name, channel_id: c.channelId ?? "", ext_data: c.extData,
         // A V免签 client is listed from the moment it is added, before its first heartbeat.
-        last_seen: c.lastSeenAt > 0 ? showTime(c.lastSeenAt) : "never", online: c.lastSeenAt > 0 && now - c.lastSeenAt <= timeout,
+        last_seen: c.lastSeenAt > 0 ? showTime(c.lastSeenAt) : "never", online: c.online,
       }));
       if (o.json) return printJson(rows);
       printTable(

@@ -1,6 +1,7 @@
 // Console text in English: the same keys as zh.ts (tsc refuses a missing one).
 import type { TextKey } from "./index.ts";
 import { accountsEn } from "./accounts.en.ts";
+import { dashboardEn } from "./dashboard.en.ts";
 import { merchantsEn } from "./merchants.en.ts";
 import { ordersEn } from "./orders.en.ts";
 import { reportsEn } from "./reports.en.ts";
@@ -119,4 +120,5 @@ export const en: Record<TextKey, string> = {
   ...merchantsEn,
   ...accountsEn,
   ...settingsEn,
+  ...dashboardEn,
 };

@@ -2,6 +2,7 @@
 // must exist in en.ts too (its type says so, tsc checks it). `{n}`-style placeholders are filled
 // by t(key, { n: ... }); values are plain text, escaped where they are rendered.
 import { accountsZh } from "./accounts.zh.ts";
+import { dashboardZh } from "./dashboard.zh.ts";
 import { merchantsZh } from "./merchants.zh.ts";
 import { ordersZh } from "./orders.zh.ts";
 import { reportsZh } from "./reports.zh.ts";
@@ -120,4 +121,5 @@ export const zh = {
   ...merchantsZh,
   ...accountsZh,
   ...settingsZh,
+  ...dashboardZh,
 } as const;

@@ -1,0 +1,88 @@
+// bun bench/console-indexes.ts: what the indexes of migrations 010 and 011 (income stats, the
+// console's order list) cost native create. Two gateways in this process on two seeded databases
+// (bench/seed.ts): "now" with every index, "before" with those dropped (what a create wrote before
+// issues 17 and 18). Batches of BATCH creates (signed before the run, CONCURRENCY in flight so the
+// group commit batches them as under load) go through app.handle, rotating three arms for ROUNDS
+// rounds: now, before, and now again (the same code twice: the noise floor of the ratio).
+// Measured in CPU time of this process, which other processes' load moves far less than wall
+// time: on this shared machine an HTTP throughput comparison (autocannon, two servers) swung
+// 0.2x-2.9x between rounds while the machine ran other work. DROP=a,b drops only those indexes.
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../src/server/app.ts";
+import { openGateway } from "../src/server/bootstrap.ts";
+import { createBodies } from "./native.ts";
+import { seed } from "./seed.ts";
+
+/** Every index migrations 010 and 011 add to `orders` and `reports`. */
+export const CONSOLE_INDEXES = [
+  "orders_paid_stats", "orders_created_stats", "orders_account_paid", "orders_account_created", // 010
+  "orders_by_pid_created", "orders_by_status_created", "orders_late", "reports_by_trade_no", // 011
+];
+
+const ROUNDS = Number(process.env.ROUNDS ?? 30);
+const BATCH = Number(process.env.BATCH ?? 500);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
+const dir = mkdtempSync(join(tmpdir(), "xpay-index-cost-"));
+
+async function gateway(name: string, drop: boolean) {
+  const db = join(dir, `${name}.db`);
+  await seed(db);
+  if (drop) {
+    const raw = new Database(db);
+    for (const index of process.env.DROP ? process.env.DROP.split(",") : CONSOLE_INDEXES) raw.exec(`DROP INDEX ${index}`);
+    raw.close();
+  }
+  const gw = openGateway({ db });
+  const app = buildApp(gw);
+  const bodies = createBodies(ROUNDS * 2 * BATCH + BATCH, `${name}${Date.now()}-`, "http://127.0.0.1:9/n").bodies;
+  let next = 0;
+  const one = async () => {
+    const res = await app.handle(new Request("http://127.0.0.1/xpay/order/create", {
+      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: bodies[next++]!,
+    }));
+    const text = await res.text();
+    if (!text.startsWith('{"code":200')) throw new Error(`create failed: ${text.slice(0, 200)}`);
+  };
+  /** µs of this process's CPU time (user + system) per create. */
+  const batch = async (): Promise<number> => {
+    const cpu = process.cpuUsage();
+    let left = BATCH;
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await one();
+    }));
+    const d = process.cpuUsage(cpu);
+    return (d.user + d.system) / BATCH;
+  };
+  return { gw, batch };
+}
+
+try {
+  const now = await gateway("now", false);
+  const before = await gateway("before", true);
+  await now.batch(); // warm-up
+  await before.batch();
+  const arms = { now: [] as number[], before: [] as number[], "now again": [] as number[] };
+  const run = { now: now.batch, before: before.batch, "now again": now.batch };
+  const names = Object.keys(arms) as (keyof typeof arms)[];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]!;
+      arms[name].push(await run[name]());
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
+  console.log(
+    `native create through app.handle, ${ROUNDS} rounds of ${BATCH} per arm (${CONCURRENCY} in flight), CPU time per create: ` +
+      `now ${median(arms.now).toFixed(1)} µs, before 010/011 ${median(arms.before).toFixed(1)} µs, now again ${median(arms["now again"]).toFixed(1)} µs; ` +
+      `median ratio now / before ${ratio(arms.now, arms.before).toFixed(3)} (creates/s before / now: ${(1 / ratio(arms.now, arms.before)).toFixed(3)}), ` +
+      `noise floor (now again / now) ${ratio(arms["now again"], arms.now).toFixed(3)}`,
+  );
+  now.gw.store.close();
+  before.gw.store.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

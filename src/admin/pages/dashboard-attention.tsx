@@ -1,0 +1,148 @@
+/** @jsxImportSource @kitajs/html */
+// The attention list: money received with no order, notifications failing or given up, late
+// payments, creation failures (core/browse/attention.ts). Each row links to its order or report
+// page and shows the CLI command that looks closer, for an operator on the server's shell.
+import type { Children } from "@kitajs/html";
+import { ATTENTION_DAYS, ATTENTION_ROWS, type Attention } from "../../core/browse/attention.ts";
+import { formatYuan } from "../../core/money.ts";
+import { Time } from "../components.tsx";
+import type { Translate } from "../i18n/index.ts";
+import { payTypeName, span } from "./dashboard-format.ts";
+
+const enc = encodeURIComponent;
+const orderLink = (tradeNo: string) => `/admin/orders/${enc(tradeNo)}`;
+
+interface GroupProps {
+  id: string;
+  title: string;
+  hint: string;
+  count: number;
+  more: boolean;
+  /** Where the whole list is, when a console page can show it. */
+  moreHref?: string;
+  head: string[];
+  /** The column holding an amount (right-aligned), if any. */
+  numCol?: number;
+  t: Translate;
+  children: Children;
+}
+
+function Group(p: GroupProps) {
+  if (p.count === 0) return "";
+  return (
+    <div class="dash-att" id={p.id}>
+      <h3>
+        <span safe>{p.title}</span> <span class="tag tag-danger" safe>{p.more ? `${p.count}+` : String(p.count)}</span>
+      </h3>
+      <p class="hint muted" safe>{p.hint}</p>
+      <div class="table-wrap">
+        <table class="table">
+          <thead>
+            <tr>{p.head.map((h, i) => <th class={i === p.numCol ? "num" : undefined} safe>{h}</th>)}</tr>
+          </thead>
+          <tbody>{p.children}</tbody>
+        </table>
+      </div>
+      {!p.more ? "" : p.moreHref ? <p><a href={p.moreHref} safe>{p.t("dashboard.att_more")}</a></p> : <p class="hint muted" safe>{p.t("dashboard.att_newest", { n: p.count })}</p>}
+    </div>
+  );
+}
+
+const Cmd = (p: { cmd: string }) => <td class="dash-cmd-cell"><code class="dash-cmd" safe>{p.cmd}</code></td>;
+
+const GROUPS: [keyof Attention["rows"], string, Parameters<Translate>[0]][] = [
+  ["unmatchedReports", "att-unmatched", "dashboard.att_unmatched"],
+  ["failingNotifications", "att-notify", "dashboard.att_notify"],
+  ["latePayments", "att-late", "dashboard.att_late"],
+  ["creationFailures", "att-failed", "dashboard.att_failed"],
+];
+
+/** One line at the top of the page: how many of each, linked to its list further down. */
+export function AttentionSummary(p: { a: Attention; t: Translate }) {
+  const { a, t } = p;
+  const any = GROUPS.some(([k]) => a.rows[k].length > 0);
+  return (
+    <nav class="dash-alerts" id="attention-summary" aria-label={t("dashboard.attention")}>
+      <span class="dash-alerts-label" safe>{t("dashboard.attention")}</span>
+      {!any ? <span class="tag tag-ok" safe>{t("dashboard.attention_clear")}</span> : ""}
+      {GROUPS.filter(([k]) => a.rows[k].length > 0).map(([k, id, label]) => (
+        <a class="dash-alert" href={`#${id}`}>
+          <span safe>{t(label)}</span> <b safe>{a.more[k] ? `${a.rows[k].length}+` : String(a.rows[k].length)}</b>
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
+  const { a, t, tz } = p;
+  const r = a.rows;
+  const total = r.unmatchedReports.length + r.failingNotifications.length + r.latePayments.length + r.creationFailures.length;
+  const col = (k: Parameters<Translate>[0]) => t(k);
+  return (
+    <section class="card" id="attention">
+      <div class="dash-card-head">
+        <h2 safe>{t("dashboard.attention")}</h2>
+        {total === 0 ? "" : <span class="muted" safe>{t("dashboard.attention_lead", { days: ATTENTION_DAYS, n: ATTENTION_ROWS })}</span>}
+      </div>
+      {total === 0 ? <p class="notice notice-ok" id="attention-none" safe>{t("dashboard.attention_none", { days: ATTENTION_DAYS })}</p> : ""}
+      <Group id="att-unmatched" title={t("dashboard.att_unmatched")} hint={t("dashboard.att_unmatched_hint")} count={r.unmatchedReports.length} more={a.more.unmatchedReports}
+        moreHref="/admin/reports?outcome=unmatched" numCol={2} head={[col("dashboard.col_time"), col("dashboard.col_report"), col("dashboard.col_money"), col("dashboard.col_merchant"), col("dashboard.col_reason"), col("dashboard.col_command")]} t={t}>
+        {r.unmatchedReports.map((x) => (
+          <tr>
+            <td class="nowrap"><Time at={x.createdAt} tz={tz} /></td>
+            <td class="nowrap"><a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${payTypeName(x.payType, t)}`}</a></td>
+            <td class="num" safe>{x.amount === null ? "—" : formatYuan(x.amount)}</td>
+            <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
+            <td class="dash-text" safe>{x.reason}</td>
+            <Cmd cmd={`xpay report list --outcome unmatched${x.pid === null ? "" : ` --pid ${x.pid}`}`} />
+          </tr>
+        ))}
+      </Group>
+      <Group id="att-notify" title={t("dashboard.att_notify")} hint={t("dashboard.att_notify_hint", { n: a.minAttempts })} count={r.failingNotifications.length} more={a.more.failingNotifications}
+        head={[col("dashboard.col_time"), col("dashboard.col_order"), col("dashboard.col_status"), col("dashboard.col_merchant"), col("dashboard.col_last_error"), col("dashboard.col_command")]} t={t}>
+        {r.failingNotifications.map((n) => (
+          <tr>
+            <td class="nowrap"><Time at={Math.floor(n.createdAt / 1000)} tz={tz} /></td>
+            <td class="nowrap mono"><a href={orderLink(n.tradeNo)} safe>{n.tradeNo}</a></td>
+            <td class="nowrap">
+              {n.status === "failed" ? <span class="tag tag-danger" safe>{t("dashboard.n_failed")}</span> : <span class="tag tag-warn" safe>{t("dashboard.n_pending", { n: n.attempts })}</span>}
+            </td>
+            <td safe>{String(n.pid)}</td>
+            <td class="dash-text" safe>{n.lastError || "—"}</td>
+            <Cmd cmd={`xpay notify show ${n.tradeNo}`} />
+          </tr>
+        ))}
+      </Group>
+      <Group id="att-late" title={t("dashboard.att_late")} hint={t("dashboard.att_late_hint")} count={r.latePayments.length} more={a.more.latePayments}
+        numCol={2} head={[col("dashboard.col_time"), col("dashboard.col_order"), col("dashboard.col_money"), col("dashboard.col_merchant"), col("dashboard.col_late_by"), col("dashboard.col_command")]} t={t}>
+        {r.latePayments.map((o) => (
+          <tr>
+            <td class="nowrap"><Time at={o.paidAt ?? 0} tz={tz} /></td>
+            <td class="nowrap mono"><a href={orderLink(o.tradeNo)} safe>{o.tradeNo}</a></td>
+            <td class="num" safe>{formatYuan(o.tradeAmount ?? o.amount)}</td>
+            <td safe>{String(o.pid)}</td>
+            <td class="nowrap" safe>{span((o.paidAt ?? 0) - o.expireTime)}</td>
+            <Cmd cmd={`xpay order inspect ${o.tradeNo}`} />
+          </tr>
+        ))}
+      </Group>
+      <Group id="att-failed" title={t("dashboard.att_failed")} hint={t("dashboard.att_failed_hint")} count={r.creationFailures.length} more={a.more.creationFailures}
+        moreHref="/admin/orders?status=5" numCol={2} head={[col("dashboard.col_time"), col("dashboard.col_order"), col("dashboard.col_money"), col("dashboard.col_merchant"), col("dashboard.col_reason"), col("dashboard.col_command")]} t={t}>
+        {r.creationFailures.map((o) => (
+          <tr>
+            <td class="nowrap"><Time at={o.createdAt} tz={tz} /></td>
+            <td class="nowrap mono"><a href={orderLink(o.tradeNo)} safe>{o.tradeNo}</a></td>
+            <td class="num" safe>{formatYuan(o.amount)}</td>
+            <td safe>{String(o.pid)}</td>
+            <td class="dash-text">
+              <span class="nowrap" safe>{payTypeName(o.payType, t)}</span>
+              {o.failReason ? <span safe>{` · ${o.failReason}`}</span> : ""}
+            </td>
+            <Cmd cmd={`xpay order inspect ${o.tradeNo}`} />
+          </tr>
+        ))}
+      </Group>
+    </section>
+  );
+}
