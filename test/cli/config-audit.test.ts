@@ -55,4 +55,4 @@ test("each change is one audit row by cli; secrets and private keys stay out of 
   expect(JSON.parse(rows[9]!.after!)).toEqual({ order_ttl: "600" });
   const log = JSON.stringify(rows);
   for (const secret of [added.secret, rotated.secret, "a-third-party-secret", keys.merchant_private_key.split("\n")[1]]) expect(log).not.toContain(secret);
-});
+}, 60_000); // a dozen CLI processes; slow on a loaded machine
