@@ -4,12 +4,11 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import type { Gateway } from "../core/gateway.ts";
 import { openGateway } from "../server/bootstrap.ts";
-import { SqliteStore } from "../store/sqlite/index.ts";
-import { storedSetting } from "../store/sqlite/maintenance.ts";
-import { accessOf, chooseDbPath, type DbAccess, openFor } from "./database.ts";
+import { accessOf, chooseDbPath, type DbAccess } from "./database.ts";
 import { CliError } from "./errors.ts";
+import { openStore } from "./open-store.ts";
+import { refuseOnPostgres } from "./postgres-support.ts";
 import { checkBaseUrl } from "./serve-input.ts";
-import { useTimeZone } from "./time.ts";
 
 export { CliError };
 
@@ -32,6 +31,8 @@ export function createCli(program: Command): Cli {
     const names: string[] = [];
     for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
     command = names.join(" ");
+    // `xpay dev` reads --db only; every other command --db, else XPAY_DB.
+    refuseOnPostgres(command, command === "dev" ? (program.opts().db as string | undefined) : (program.opts().db ?? process.env.XPAY_DB));
   });
   const dbPath = () => chooseDbPath(program.opts().db as string | undefined, process.env.XPAY_DB);
   const access = () => accessOf(command);
@@ -42,10 +43,9 @@ export function createCli(program: Command): Cli {
       if (!gw) {
         const path = dbPath();
         const envBase = process.env.XPAY_BASE_URL === undefined ? undefined : checkBaseUrl(process.env.XPAY_BASE_URL, "XPAY_BASE_URL");
-        const db = openFor(path, access(), { upgrade: o.upgrade });
-        useTimeZone(storedSetting(db, "timezone"));
+        const store = openStore(path, access(), { upgrade: o.upgrade });
         const explicit = o.baseUrlExplicit ?? envBase !== undefined;
-        gw = openGateway({ db: path, store: new SqliteStore(db), baseUrl: o.baseUrl ?? envBase, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
+        gw = openGateway({ db: path, store, baseUrl: o.baseUrl ?? envBase, trustProxy: o.trustProxy, baseUrlExplicit: explicit });
       }
       return gw;
     },

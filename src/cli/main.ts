@@ -28,7 +28,7 @@ export function buildProgram(): { program: Command; close(): void } {
   const program = new Command("xpay")
     .description("self-hosted payment gateway: native, epay V1/V2, hash and report protocols in one executable")
     .version(pkg.version, "-v, --version")
-    .option("--db <path>", "SQLite database file (XPAY_DB; default ./xpay.db)")
+    .option("--db <path>", "SQLite database file, or a postgres:// URL (XPAY_DB; default ./xpay.db)")
     .showHelpAfterError(false)
     .exitOverride()
     .addHelpText("after", examples("xpay serve", 'xpay merchant add --name "My shop"', "xpay --db /var/lib/xpay/xpay.db order list --status paid"));

@@ -4,6 +4,8 @@ import { currentVersion, LATEST_VERSION, migrationStatus } from "../store/migrat
 import { type Cli, CliError, printJson } from "./context.ts";
 import { examples } from "./help.ts";
 import { migrateOrRefuse, openFor, tooNewMessage } from "./database.ts";
+import { migratePostgres } from "./migrate-postgres.ts";
+import { isPostgresUrl } from "../store/postgres/url.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
@@ -27,8 +29,9 @@ export function register(program: Command, cli: Cli): void {
     .addHelpText("after", examples("xpay migrate --status   # what a new version would apply", "xpay migrate"))
     .option("--status", "only show which migrations are applied (reads the file read-only, creates nothing)")
     .option("--json", "print JSON")
-    .action((o: { status?: boolean; json?: boolean }) => {
+    .action(async (o: { status?: boolean; json?: boolean }) => {
       const path = cli.dbPath();
+      if (isPostgresUrl(path)) return migratePostgres(path, o);
       const db = openFor(path, o.status ? "read" : "create", { upgrade: false });
       try {
         const applied = o.status ? [] : migrateOrRefuse(db, path);

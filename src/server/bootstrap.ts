@@ -8,6 +8,8 @@ import { epayV1Notifier } from "../protocols/epay-v1/codec.ts";
 import { epayV2Notifier } from "../protocols/epay-v2/codec.ts";
 import { hashpayNotifier } from "../protocols/hashpay/codec.ts";
 import { vmqNotifier } from "../protocols/vmq/notifier.ts";
+import { PostgresStore } from "../store/postgres/index.ts";
+import { isPostgresUrl } from "../store/postgres/url.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 
 export interface OpenOptions {
@@ -29,6 +31,7 @@ export function registerFamilies(gw: Gateway): Gateway {
 }
 
 export function openGateway(o: OpenOptions): Gateway {
-  const store = o.store ?? SqliteStore.open(o.db);
+  // A postgres:// or postgresql:// URL selects PostgreSQL; anything else is a SQLite file.
+  const store = o.store ?? (isPostgresUrl(o.db) ? PostgresStore.open(o.db) : SqliteStore.open(o.db));
   return registerFamilies(new Gateway({ store, baseUrl: o.baseUrl ?? "http://127.0.0.1:8080", clock: o.clock, trustProxy: o.trustProxy, baseUrlExplicit: o.baseUrlExplicit }));
 }

@@ -1,0 +1,148 @@
+// The PostgreSQL store (issue 20): the same port as the SQLite store, for several xpay instances on
+// one database. Each unit is one transaction on a pooled connection; what SQLite's single writer
+// serialized is serialized here by row locks and advisory locks (see each flow's file), and the
+// core's synchronous rules run through replay.ts. Sub-ports not built yet refuse (unsupported.ts).
+import { SQL } from "bun";
+import type { Store } from "../../core/store.ts";
+import type { Merchant } from "../../core/types.ts";
+import { assignReport } from "./assign-report.ts";
+import { removeChannel, saveChannel } from "./channel-admin.ts";
+import * as channels from "./channels.ts";
+import * as clients from "./clients.ts";
+import { backupTo, probeWrite } from "./maintenance.ts";
+import * as merchants from "./merchants.ts";
+import { openPool, type PoolAccess } from "./open.ts";
+import * as orders from "./orders.ts";
+import * as outbox from "./outbox.ts";
+import { payOrder } from "./pay.ts";
+import * as refusals from "./refusals.ts";
+import { settleReport } from "./report-match.ts";
+import * as reports from "./reports.ts";
+import { pruneBatch } from "./retention.ts";
+import { type SubPortName, unsupported } from "./unsupported.ts";
+import * as vmq from "./vmq-clients.ts";
+
+const MERCHANT_CACHE_MS = 1000;
+const MERCHANT_CACHE_MAX = 10_000;
+
+/** What each sub-port of Store holds, for its refusal; a sub-port not listed is refused too. */
+const SUB_PORTS: Record<string, string> = {
+  stats: "income stats and the /metrics gauges",
+  rules: "operator message rules",
+  admin: "the operator console and its audit log",
+  browse: "the console's order and report search",
+  dev: "test mode (xpay dev)",
+  alerts: "operator alerts",
+  slots: "the reserved amounts view",
+  devices: "monitoring clients' history",
+};
+
+// The sub-ports are set in the constructor from SUB_PORTS (unsupported.ts): this declaration gives
+// the class every sub-port property Store has, whichever of them this checkout's Store declares.
+export interface PostgresStore extends Pick<Store, SubPortName> {}
+
+export class PostgresStore implements Store {
+  /**
+   * Settled once the server answered and the schema is checked (and, for a writer, migrated).
+   * Every unit waits for it, so opening stays synchronous for the CLI and the first unit reports a
+   * connection or schema problem. `timezone` is the stored setting, for the CLI's times.
+   */
+  readonly ready: Promise<{ version: number; timezone: string | undefined }>;
+
+  private constructor(private readonly sql: SQL, ready: Promise<{ version: number; timezone: string | undefined }>) {
+    for (const [port, what] of Object.entries(SUB_PORTS)) Object.defineProperty(this, port, { value: unsupported(port, what), enumerable: true });
+    this.ready = ready;
+    ready.catch(() => {}); // the unit that awaits it reports the failure
+  }
+
+  /** Connects lazily; `access` as the CLI decides it (database.ts accessOf). */
+  static open(url: string, o: { access?: PoolAccess; max?: number } = {}): PostgresStore {
+    const { sql, ready } = openPool(url, o.access ?? "write", o.max);
+    return new PostgresStore(sql, ready);
+  }
+
+  private async db(): Promise<SQL> {
+    await this.ready;
+    return this.sql;
+  }
+
+  private readonly merchantCache = new Map<number, { at: number; merchant: Merchant | null }>();
+
+  addMerchant: Store["addMerchant"] = async (m) => {
+    this.merchantCache.clear();
+    return merchants.addMerchant(await this.db(), m);
+  };
+  /** Kept a second, as on SQLite: a change on another instance is seen within it. */
+  getMerchant: Store["getMerchant"] = async (pid) => {
+    const now = Date.now();
+    const hit = this.merchantCache.get(pid);
+    if (hit && now - hit.at < MERCHANT_CACHE_MS) return hit.merchant;
+    const merchant = await merchants.getMerchant(await this.db(), pid);
+    if (this.merchantCache.size >= MERCHANT_CACHE_MAX) this.merchantCache.clear();
+    this.merchantCache.set(pid, { at: now, merchant });
+    return merchant;
+  };
+  listMerchants: Store["listMerchants"] = async () => merchants.listMerchants(await this.db());
+  updateMerchant: Store["updateMerchant"] = async (pid, patch) => {
+    this.merchantCache.clear();
+    return merchants.updateMerchant(await this.db(), pid, patch);
+  };
+  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => merchants.merchantOrderCounts(await this.db(), pid, today);
+
+  getSettings: Store["getSettings"] = async () => merchants.getSettings(await this.db());
+  setSetting: Store["setSetting"] = async (key, value) => merchants.setSetting(await this.db(), key, value);
+  initSetting: Store["initSetting"] = async (key, value) => merchants.initSetting(await this.db(), key, value);
+
+  addChannel: Store["addChannel"] = async (c) => channels.addChannel(await this.db(), c);
+  getChannel: Store["getChannel"] = async (id) => channels.getChannel(await this.db(), id);
+  listChannels: Store["listChannels"] = async (f) => channels.listChannels(await this.db(), f);
+  updateChannel: Store["updateChannel"] = async (id, patch) => channels.updateChannel(await this.db(), id, patch);
+  saveChannel: Store["saveChannel"] = async (u) => saveChannel(await this.db(), u);
+  removeChannel: Store["removeChannel"] = async (id) => removeChannel(await this.db(), id);
+
+  createOrder: Store["createOrder"] = async (u) => orders.createOrder(await this.db(), u);
+  chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(await this.db(), t, p, now, a);
+  getOrder: Store["getOrder"] = async (t) => orders.getOrder(await this.db(), t);
+  getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(await this.db(), pid, o);
+  listOrders: Store["listOrders"] = async (f) => orders.listOrders(await this.db(), f);
+  closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(await this.db(), t, now);
+  expireOrders: Store["expireOrders"] = async (now, tally) => orders.expireOrders(await this.db(), now, tally);
+
+  payOrder: Store["payOrder"] = async (u) => payOrder(await this.db(), u);
+
+  claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(await this.db(), now, limit, lease, fair);
+  recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(await this.db(), id, o);
+  requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(await this.db(), t, now);
+  getNotification: Store["getNotification"] = async (t) => outbox.getNotification(await this.db(), t);
+  listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
+  nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(await this.db());
+
+  insertReport: Store["insertReport"] = async (r) => reports.insertReport(await this.db(), r);
+  listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
+  settleReport: Store["settleReport"] = async (u) => settleReport(await this.db(), u);
+  assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);
+  insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(await this.db(), r, limits);
+  listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
+  pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(await this.db(), b);
+
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(await this.db(), c, ids);
+  listClients: Store["listClients"] = async () => clients.listClients(await this.db());
+
+  addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(await this.db(), c);
+  listVmqClients: Store["listVmqClients"] = async () => vmq.listVmqClients(await this.db());
+  getVmqClient: Store["getVmqClient"] = async (id) => vmq.getVmqClient(await this.db(), id);
+  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => vmq.acceptVmqHeart(await this.db(), id, t, now);
+  recordVmqPush: Store["recordVmqPush"] = async (id, now) => vmq.recordVmqPush(await this.db(), id, now);
+
+  probeWrite: Store["probeWrite"] = async () => probeWrite(await this.db());
+  backupTo: Store["backupTo"] = async () => backupTo();
+
+  /** Store.close is synchronous; the pool closes in the background. `end` waits for it. */
+  close(): void {
+    void this.end();
+  }
+
+  async end(): Promise<void> {
+    await this.sql.close({ timeout: 5 });
+  }
+}

@@ -1,0 +1,136 @@
+// Orders on PostgreSQL: the create unit (idempotency, allocation, insert) and the order reads and
+// state changes. Several instances create at once, so the unit serializes what SQLite's single
+// writer serialized for free: one merchant's out_trade_no (an advisory lock), and the accounts the
+// order may take (row locks taken by the allocation view, held until commit).
+import type { SQL } from "bun";
+import type { AllocationRule } from "../../core/allocation.ts";
+import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
+import type { ChannelAccount, Order } from "../../core/types.ts";
+import { toOrder } from "../sqlite/rows.ts";
+import { allocationView, getChannel, markUsed } from "./channels.ts";
+import { Answers, replay } from "./replay.ts";
+import { lock, Lock, unit } from "./tx.ts";
+
+type Row = Record<string, unknown>;
+
+export async function getOrder(sql: SQL, tradeNo: string, o: { forUpdate?: boolean } = {}): Promise<Order | null> {
+  const rows = o.forUpdate ? await sql`SELECT * FROM orders WHERE trade_no = ${tradeNo} FOR UPDATE` : await sql`SELECT * FROM orders WHERE trade_no = ${tradeNo}`;
+  return rows.length ? toOrder(rows[0]) : null;
+}
+
+export async function getOrderByOutTradeNo(sql: SQL, pid: number, outTradeNo: string): Promise<Order | null> {
+  const rows = await sql`SELECT * FROM orders WHERE pid = ${pid} AND out_trade_no = ${outTradeNo}`;
+  return rows.length ? toOrder(rows[0]) : null;
+}
+
+export async function listOrders(sql: SQL, f: OrderFilter): Promise<Order[]> {
+  const rows = await sql`
+    SELECT * FROM orders WHERE (${f.pid ?? null}::bigint IS NULL OR pid = ${f.pid ?? null}) AND (${f.status ?? null}::int IS NULL OR status = ${f.status ?? null})
+    ORDER BY created_at DESC, trade_no DESC LIMIT ${f.limit ?? 50} OFFSET ${f.offset ?? 0}`;
+  return rows.map(toOrder);
+}
+
+interface Placement {
+  account: ChannelAccount | null;
+  acc: number | null;
+  ta: number | null;
+  status: 1 | 5;
+  reason: string;
+}
+
+/** Runs the core's allocation rule over the locked accounts (replay.ts) and stamps the account taken. */
+async function place(tx: SQL, allocate: AllocationRule | null): Promise<Placement> {
+  if (!allocate) return { account: null, acc: null, ta: null, status: 1, reason: "" };
+  const answers = new Answers();
+  const a = await replay(() => allocate(allocationView(tx, answers)), answers);
+  if (!a.ok) return { account: null, acc: null, ta: null, status: 5, reason: a.reason };
+  const useSeq = await markUsed(tx, a.account.id);
+  return { account: { ...a.account, useSeq }, acc: a.account.id, ta: a.tradeAmount, status: 1, reason: "" };
+}
+
+async function insert(tx: SQL, u: CreateOrderUnit, p: Placement): Promise<Order> {
+  const o = u.order;
+  for (;;) {
+    const tradeNo = u.newTradeNo();
+    const rows = await tx`
+      INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
+                          notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
+      VALUES (${tradeNo}, ${o.pid}, ${o.outTradeNo}, ${o.family}, ${o.payType}, ${o.name}, ${o.amount}, ${p.status}, ${p.reason}, ${p.acc}, ${p.ta},
+              ${o.notifyUrl}, ${o.returnUrl}, ${o.param}, ${o.clientip}, ${o.device}, ${JSON.stringify(o.extra)}, ${u.now}, ${u.expireTime})
+      ON CONFLICT (trade_no) DO NOTHING RETURNING *`;
+    if (rows.length === 1) return toOrder(rows[0]);
+    // else a trade_no collision: draw again
+  }
+}
+
+/** A create retried on the row of a failed one (status 5): the same row, allocated again. */
+async function retry(tx: SQL, u: CreateOrderUnit, existing: Order, p: Placement): Promise<Order> {
+  const o = u.order;
+  const [row] = await tx`
+    UPDATE orders SET family = ${o.family}, pay_type = ${o.payType}, name = ${o.name}, amount = ${o.amount}, notify_url = ${o.notifyUrl},
+      return_url = ${o.returnUrl}, param = ${o.param}, clientip = ${o.clientip}, device = ${o.device}, extra = ${JSON.stringify(o.extra)},
+      created_at = ${u.now}, expire_time = ${u.expireTime}, status = ${p.status}, fail_reason = ${p.reason}, account_id = ${p.acc}, trade_amount = ${p.ta}
+    WHERE trade_no = ${existing.tradeNo} RETURNING *`;
+  return toOrder(row);
+}
+
+/**
+ * One transaction: the merchant's out_trade_no locked (a copy of this create on another instance
+ * waits here, then finds this order), the idempotency decision, the allocation, the insert.
+ */
+export function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
+  return unit(sql, async (tx): Promise<CreateOrderResult> => {
+    await lock(tx, Lock.outTradeNo, `${u.order.pid}\n${u.order.outTradeNo}`);
+    const existing = await getOrderByOutTradeNo(tx, u.order.pid, u.order.outTradeNo);
+    if (!existing) {
+      const p = await place(tx, u.allocate);
+      return { kind: "created", order: await insert(tx, u, p), account: p.account };
+    }
+    const d = u.onExisting(existing);
+    if (d.kind === "error") return { kind: "error", reason: d.reason };
+    if (d.kind === "return") return { kind: "existing", order: existing, account: existing.accountId === null ? null : await getChannel(tx, existing.accountId) };
+    const p = await place(tx, u.allocate);
+    return { kind: "created", order: await retry(tx, u, existing, p), account: p.account };
+  });
+}
+
+export function chooseOrderPayType(sql: SQL, tradeNo: string, payType: string, now: number, allocate: AllocationRule) {
+  return unit(sql, async (tx): Promise<{ ok: true; order: Order } | { ok: false; reason: string }> => {
+    const order = await getOrder(tx, tradeNo, { forUpdate: true });
+    if (!order) return { ok: false, reason: "order not found" };
+    if (order.status !== 1 || now >= order.expireTime) return { ok: false, reason: "order is no longer payable" };
+    if (order.payType !== "") return { ok: false, reason: "order already has a pay type" };
+    const p = await place(tx, allocate);
+    if (p.status !== 1) return { ok: false, reason: p.reason };
+    const [row] = await tx`UPDATE orders SET pay_type = ${payType}, account_id = ${p.acc}, trade_amount = ${p.ta} WHERE trade_no = ${tradeNo} RETURNING *`;
+    return { ok: true, order: toOrder(row) };
+  });
+}
+
+export async function closeOrder(sql: SQL, tradeNo: string, now: number): Promise<boolean> {
+  const r = await sql`UPDATE orders SET status = 3, closed_at = ${now} WHERE trade_no = ${tradeNo} AND status = 1 AND expire_time > ${now}`;
+  return r.count === 1;
+}
+
+/**
+ * Status 4 for pending orders past expire_time. Rows another instance's sweep holds are skipped,
+ * not waited for: two sweeps share the work instead of queueing behind each other.
+ */
+export async function expireOrders(sql: SQL, now: number, tally?: (family: string, payType: string, count: number) => void): Promise<number> {
+  const rows = await sql`
+    UPDATE orders SET status = 4
+    WHERE trade_no IN (SELECT trade_no FROM orders WHERE status = 1 AND expire_time <= ${now} FOR UPDATE SKIP LOCKED)
+      AND status = 1
+    RETURNING family, pay_type`;
+  if (tally) {
+    const counts = new Map<string, { family: string; payType: string; n: number }>();
+    for (const r of rows as Row[]) {
+      const key = `${r.family}\n${r.pay_type}`;
+      const c = counts.get(key) ?? { family: String(r.family), payType: String(r.pay_type), n: 0 };
+      c.n++;
+      counts.set(key, c);
+    }
+    for (const c of counts.values()) tally(c.family, c.payType, c.n);
+  }
+  return rows.length;
+}

@@ -1,0 +1,86 @@
+// The notification outbox on PostgreSQL. Every instance's worker claims due rows; a claim is a
+// lease (claimed_until) written by the statement that picks the rows, FOR UPDATE SKIP LOCKED, so
+// two instances never claim one row and never wait on each other's picks. A crashed instance's
+// leases simply run out and the rows are due again for whoever claims next.
+import type { SQL } from "bun";
+import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
+import { toAttempt, toNotification } from "../sqlite/rows.ts";
+import { unit } from "./tx.ts";
+
+type Row = Record<string, unknown>;
+
+const byDue = (a: Notification, b: Notification) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id;
+
+export async function claimDue(sql: SQL, nowMs: number, limit: number, leaseMs: number, fair?: ClaimFilter): Promise<Notification[]> {
+  if (fair) return claimFair(sql, nowMs, limit, leaseMs, fair);
+  const rows = await sql`
+    UPDATE notifications SET claimed_until = ${nowMs + leaseMs}
+    WHERE id IN (SELECT id FROM notifications
+                 WHERE status = 'pending' AND next_attempt_at <= ${nowMs} AND claimed_until <= ${nowMs}
+                 ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING *`;
+  return rows.map(toNotification).sort(byDue);
+}
+
+/**
+ * The worker's fair-share rule (notify/fairness.ts) picks among the due, unleased rows, at most
+ * `perMerchant` per merchant; only the admitted rows are leased, each by a conditional update, so a
+ * row another instance leased in between is left out. Refused rows stay exactly as they were.
+ */
+async function claimFair(sql: SQL, nowMs: number, limit: number, leaseMs: number, fair: ClaimFilter): Promise<Notification[]> {
+  const candidates = (await sql`
+    SELECT id, url, pid FROM (
+      SELECT n.id, n.url, o.pid, n.next_attempt_at AS due,
+             ROW_NUMBER() OVER (PARTITION BY o.pid ORDER BY n.next_attempt_at, n.id) AS rn
+      FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+      WHERE n.status = 'pending' AND n.next_attempt_at <= ${nowMs} AND n.claimed_until <= ${nowMs}) due
+    WHERE rn <= ${fair.perMerchant} ORDER BY due, id`) as Row[];
+  const admitted: number[] = [];
+  for (const c of candidates) {
+    if (admitted.length >= limit) break;
+    const row = { id: Number(c.id), url: String(c.url), pid: Number(c.pid) };
+    if (fair.admit(row)) admitted.push(row.id);
+  }
+  if (admitted.length === 0) return [];
+  const rows = await sql`
+    UPDATE notifications SET claimed_until = ${nowMs + leaseMs}
+    WHERE id = ANY(${admitted}::bigint[]) AND status = 'pending' AND next_attempt_at <= ${nowMs} AND claimed_until <= ${nowMs}
+    RETURNING *`;
+  return rows.map(toNotification).sort(byDue);
+}
+
+export function recordAttempt(sql: SQL, id: number, o: AttemptOutcome): Promise<void> {
+  return unit(sql, async (tx) => {
+    const a = o.attempt;
+    await tx`
+      INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
+      VALUES (${id}, ${a.attemptedAt}, ${a.durationMs}, ${a.httpStatus}, ${a.body}, ${a.error}, ${a.acknowledged ? 1 : 0})`;
+    await tx`
+      UPDATE notifications SET attempts = attempts + 1, status = ${o.status}, next_attempt_at = ${o.nextAttemptAt}, claimed_until = 0,
+        delivered_at = CASE WHEN ${o.status}::text = 'delivered' THEN ${a.attemptedAt}::bigint ELSE delivered_at END
+      WHERE id = ${id}`;
+  });
+}
+
+export async function requeue(sql: SQL, tradeNo: string, nowMs: number): Promise<boolean> {
+  const r = await sql`UPDATE notifications SET status = 'pending', next_attempt_at = ${nowMs}, claimed_until = 0 WHERE trade_no = ${tradeNo}`;
+  return r.count === 1;
+}
+
+export async function getNotification(sql: SQL, tradeNo: string): Promise<(Notification & { attempts_log: NotificationAttempt[] }) | null> {
+  const rows = await sql`SELECT * FROM notifications WHERE trade_no = ${tradeNo}`;
+  if (!rows.length) return null;
+  const n = toNotification(rows[0]);
+  const attempts = (await sql`SELECT * FROM notification_attempts WHERE notification_id = ${n.id} ORDER BY id`).map(toAttempt);
+  return { ...n, attempts_log: attempts };
+}
+
+export async function listNotifications(sql: SQL, f: { status?: string; limit?: number }): Promise<Notification[]> {
+  const rows = await sql`SELECT * FROM notifications WHERE (${f.status ?? null}::text IS NULL OR status = ${f.status ?? null}) ORDER BY id DESC LIMIT ${f.limit ?? 100}`;
+  return rows.map(toNotification);
+}
+
+export async function nextDue(sql: SQL): Promise<number | null> {
+  const [row] = await sql`SELECT MIN(GREATEST(next_attempt_at, claimed_until)) AS due FROM notifications WHERE status = 'pending'`;
+  return row.due === null ? null : Number(row.due);
+}

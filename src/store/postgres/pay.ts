@@ -1,0 +1,38 @@
+// Marks an order paid and writes its outbox row in one commit. The order row is locked first, so a
+// payment on another instance waits and then reads "already paid"; the update stays conditional.
+import type { SQL } from "bun";
+import type { PayResult, PayUnit } from "../../core/store.ts";
+import { toOrder } from "../sqlite/rows.ts";
+import { getOrder } from "./orders.ts";
+import { unit } from "./tx.ts";
+
+/** The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs). */
+export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
+  const before = await getOrder(tx, u.tradeNo, { forUpdate: true });
+  if (!before) return { kind: "not_found" };
+  if (before.status === 2) return { kind: "already_paid", order: before };
+  const rows = await tx`
+    UPDATE orders SET status = 2, paid_at = ${u.now}, api_trade_no = COALESCE(${u.apiTradeNo ?? null}::text, api_trade_no),
+      buyer = COALESCE(${u.buyer ?? null}::text, buyer)
+    WHERE trade_no = ${u.tradeNo} AND trade_amount IS NOT NULL AND (status = 1 OR status = 4) AND expire_time >= ${u.acceptTimedOutSince}
+    RETURNING *`;
+  if (rows.length !== 1) {
+    const reason =
+      before.status === 3 ? "order is closed" : before.status === 5 ? "order creation failed" : before.tradeAmount === null ? "order has no pay type yet" : "order timed out beyond the match window";
+    return { kind: "not_payable", order: before, reason };
+  }
+  const paid = toOrder(rows[0]);
+  const entry = u.outbox(paid);
+  let notificationId: number | null = null;
+  if (entry) {
+    const [row] = await tx`
+      INSERT INTO notifications (trade_no, family, url, method, params, next_attempt_at, created_at)
+      VALUES (${u.tradeNo}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${u.nowMs}) RETURNING id`;
+    notificationId = Number(row.id);
+  }
+  return { kind: "paid", order: paid, notificationId };
+}
+
+export function payOrder(sql: SQL, u: PayUnit): Promise<PayResult> {
+  return unit(sql, (tx) => payIn(tx, u));
+}

@@ -1,0 +1,69 @@
+// The report settlement unit on PostgreSQL: dedupe key lock and check, the core's matching rule
+// (replay.ts: run against answers fetched in this transaction), the payment with its outbox row,
+// and the stored report, in one commit. Fifty copies of one report at several instances: copies
+// with one dedupe key wait on its lock and read "duplicate"; copies without one reach the order's
+// row lock in payIn one at a time, and only the first finds the order payable.
+import type { SQL } from "bun";
+import type { MatchView } from "../../core/report-match.ts";
+import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
+import type { Order } from "../../core/types.ts";
+import { toOrder } from "../sqlite/rows.ts";
+import { listChannels } from "./channels.ts";
+import { getOrder } from "./orders.ts";
+import { payIn } from "./pay.ts";
+import { Answers, replay } from "./replay.ts";
+import { claimKey, DUPLICATE, insertReportIn } from "./reports.ts";
+import { unit } from "./tx.ts";
+
+type Row = Record<string, unknown>;
+
+async function ordersByTradeAmount(tx: SQL, accountIds: number[], tradeAmount: number, since: number): Promise<Order[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await tx`
+    SELECT * FROM orders WHERE account_id = ANY(${accountIds.map((id) => Math.trunc(id))}::bigint[]) AND trade_amount = ${tradeAmount} AND (
+      status IN (1, 4) AND expire_time >= ${since}
+      OR status = 3 AND closed_at >= ${since}
+      OR status = 2 AND paid_at >= ${since})`;
+  return rows.map(toOrder);
+}
+
+function view(tx: SQL, answers: Answers): MatchView {
+  return {
+    accounts: (pid) => answers.ask(`accounts\0${pid}`, () => (pid === null ? listChannels(tx) : listChannels(tx, { usableBy: pid }))).slice(),
+    ordersByTradeAmount: (ids, amount, since) => answers.ask(`amount\0${ids.join(",")}\0${amount}\0${since}`, () => ordersByTradeAmount(tx, ids, amount, since)).slice(),
+    orderByTradeNo: (tradeNo) => answers.ask(`trade\0${tradeNo}`, () => getOrder(tx, tradeNo)),
+    ordersByOutTradeNo: (pid, out) =>
+      answers
+        .ask(`out\0${pid}\0${out}`, async () =>
+          ((await tx`SELECT * FROM orders WHERE out_trade_no = ${out} AND (${pid}::bigint IS NULL OR pid = ${pid})`) as Row[]).map(toOrder),
+        )
+        .slice(),
+  };
+}
+
+/** Why a matched order was not paid after all: the pay unit's conditional update has the last word. */
+function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): string {
+  if (pay.kind === "already_paid") return `order ${tradeNo} is already paid; nothing changed`;
+  return pay.kind === "not_payable" ? pay.reason : "order not found";
+}
+
+export function settleReport(sql: SQL, u: SettleReportUnit): Promise<SettleReportResult> {
+  return unit(sql, async (tx): Promise<SettleReportResult> => {
+    const duplicate = await claimKey(tx, u.report.dedupeKey);
+    const stored = async (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): Promise<SettleReportResult> => {
+      const reportId = await insertReportIn(tx, { ...u.report, outcome, reason, tradeNo }, false);
+      return { reportId, outcome, reason, tradeNo, pay };
+    };
+    if (duplicate) return stored("duplicate", DUPLICATE, null, null);
+    const answers = new Answers();
+    const d = await replay(() => u.decide(view(tx, answers)), answers);
+    // Only an explicit "matched" pays; every other decision is stored with its reason.
+    if (d.kind === "matched") {
+      const pay = await payIn(tx, u.pay(d.order));
+      if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
+      return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+    }
+    if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
+    return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
+  });
+}

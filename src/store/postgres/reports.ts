@@ -1,0 +1,47 @@
+// Stored reports on PostgreSQL. A report with a dedupe key takes that key's advisory lock first, so
+// two copies arriving at two instances are stored one after the other and the second reads as a
+// duplicate (the partial unique index reports_dedupe would refuse it anyway).
+import type { SQL } from "bun";
+import type { ReportRecord, StoredReport } from "../../core/store.ts";
+import { toReport } from "../sqlite/rows.ts";
+import { lock, Lock, unit } from "./tx.ts";
+
+export const DUPLICATE = "duplicate of an earlier report";
+
+/** Takes the dedupe key's lock (held until commit) and says whether the key was stored already. */
+export async function claimKey(tx: SQL, key: string | null): Promise<boolean> {
+  if (key === null) return false;
+  await lock(tx, Lock.reportKey, key);
+  const rows = await tx`SELECT 1 FROM reports WHERE dedupe_key = ${key} AND outcome IN ('matched', 'unmatched') LIMIT 1`;
+  return rows.length > 0;
+}
+
+/** Inside a transaction the caller holds, after claimKey. */
+export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean): Promise<number> {
+  const [row] = await tx`
+    INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)
+    VALUES (${r.kind}, ${r.pid}, ${r.client}, ${r.raw}, ${r.amount}, ${r.payType}, ${r.channelCode}, ${r.dedupeKey},
+            ${duplicate ? "duplicate" : r.outcome}, ${duplicate ? DUPLICATE : r.reason}, ${duplicate ? null : r.tradeNo}, ${r.createdAt})
+    RETURNING id`;
+  return Number(row.id);
+}
+
+/** Stores a report. A second report with the same dedupe key is stored as a duplicate instead. */
+export function insertReport(sql: SQL, r: ReportRecord): Promise<{ id: number; duplicate: boolean }> {
+  return unit(sql, async (tx) => {
+    const duplicate = await claimKey(tx, r.dedupeKey);
+    return { id: await insertReportIn(tx, r, duplicate), duplicate };
+  });
+}
+
+export async function getReport(sql: SQL, id: number, o: { forUpdate?: boolean } = {}): Promise<StoredReport | null> {
+  const rows = o.forUpdate ? await sql`SELECT * FROM reports WHERE id = ${id} FOR UPDATE` : await sql`SELECT * FROM reports WHERE id = ${id}`;
+  return rows.length ? toReport(rows[0]) : null;
+}
+
+export async function listReports(sql: SQL, f: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]> {
+  const rows = await sql`
+    SELECT * FROM reports WHERE (${f.pid ?? null}::bigint IS NULL OR pid = ${f.pid ?? null}) AND (${f.outcome ?? null}::text IS NULL OR outcome = ${f.outcome ?? null})
+    ORDER BY id DESC LIMIT ${f.limit ?? 100}`;
+  return rows.map(toReport);
+}

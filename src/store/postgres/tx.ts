@@ -1,0 +1,49 @@
+// Units of work on PostgreSQL: one transaction each, retried when the server chose it as the victim
+// of a deadlock or a serialization failure (it rolled everything back, so a rerun is clean), and
+// advisory locks that serialize the units competing for one thing across every instance.
+import { SQL } from "bun";
+
+export type Db = SQL;
+
+const RETRYABLE = new Set(["40001", "40P01"]); // serialization_failure, deadlock_detected
+const MAX_TRIES = 8;
+
+export function sqlState(e: unknown): string | undefined {
+  return e instanceof SQL.PostgresError ? (e as { errno?: string }).errno : undefined;
+}
+
+/** Runs `work` in a transaction; a rerun after a retryable failure starts from nothing. */
+export async function unit<T>(sql: SQL, work: (tx: SQL) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await sql.begin((tx) => work(tx))) as T;
+    } catch (e) {
+      const state = sqlState(e);
+      if (attempt >= MAX_TRIES || state === undefined || !RETRYABLE.has(state)) throw e;
+    }
+  }
+}
+
+/**
+ * What a transaction-scoped advisory lock serializes. The two-key form (namespace, hash) keeps the
+ * kinds apart; a hash collision only makes two unrelated units wait for each other.
+ */
+export const Lock = {
+  migrations: 1,
+  /** One merchant's out_trade_no: a create retried on another instance finds the first one's order. */
+  outTradeNo: 2,
+  /** One report dedupe key: fifty copies of one report settle one after another. */
+  reportKey: 3,
+  /** One (pay type, code) of the accounts: two operators cannot add the same account twice. */
+  channelCode: 4,
+  /** The bounded refusal bookkeeping (counters, kept rows). */
+  refusals: 5,
+  /** V免签 client names and keys. */
+  vmqClients: 6,
+  /** The next merchant pid. */
+  merchants: 7,
+} as const;
+
+export async function lock(tx: SQL, kind: number, key = ""): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${kind}::int, hashtext(${key}))`;
+}

@@ -1,0 +1,111 @@
+// The command line on a PostgreSQL URL: selection by --db and XPAY_DB, migrate and its downgrade
+// guard, what runs and what refuses (before writing anything), and no password in any message.
+import { afterAll, beforeAll, describe, expect, test as bunTest } from "bun:test";
+import { SQL } from "bun";
+import { createUnit, merchant, account, newOrder } from "../store-contract/harness.ts";
+import { PostgresStore } from "../../src/store/postgres/index.ts";
+import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+
+const availability = pgAvailability();
+/** Each test runs the CLI several times (a process start is ~0.5 s here, more under load). */
+const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 60_000);
+
+function xpay(args: string[], env: Record<string, string> = {}) {
+  const e: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env };
+  if (!("XPAY_DB" in env)) delete e.XPAY_DB;
+  const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", ...args], { env: e });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+if (!availability.run) {
+  console.warn(`\n!!! ${availability.why}\n`);
+  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
+} else {
+  describe("xpay on a postgres:// database", () => {
+    let cluster: PgCluster;
+    let url = "";
+    beforeAll(async () => {
+      cluster = await startCluster();
+      url = await cluster.createDatabase("cli");
+    }, 120_000);
+    afterAll(() => cluster?.stop());
+
+    test("migrate creates the schema (also through XPAY_DB and postgresql://), --status lists it, a rerun applies nothing", () => {
+      const first = xpay(["--db", url, "migrate", "--json"]);
+      expect(first.err).toBe("");
+      expect(JSON.parse(first.out)).toMatchObject({ applied: [1, 2, 3, 4, 5, 6, 7], version: 7, known: 7 });
+      const again = xpay(["migrate"], { XPAY_DB: url.replace(/^postgres:/, "postgresql:") });
+      expect(again.code).toBe(0);
+      expect(again.out).toContain("nothing to apply");
+      const status = xpay(["--db", url, "migrate", "--status"]);
+      expect(status.out).toContain("applied  007 vmq_accounts");
+    });
+
+    test("the core's commands work; simulate-pay pays an order and queues its notification", async () => {
+      const store = PostgresStore.open(url);
+      await merchant(store);
+      await account(store);
+      const r = await store.createOrder(createUnit(newOrder({ outTradeNo: "CLI-1" }), { now: Math.floor(Date.now() / 1000) }));
+      await store.end();
+      const tradeNo = r.kind === "created" ? r.order.tradeNo : "";
+      const list = xpay(["--db", url, "merchant", "list", "--json"]);
+      expect(JSON.parse(list.out).map((m: { pid: number }) => m.pid)).toEqual([1001]);
+      const paid = xpay(["--db", url, "simulate-pay", tradeNo, "--json"]);
+      expect(paid.err).toBe("");
+      expect(JSON.parse(paid.out)).toMatchObject({ trade_no: tradeNo, paid: true, outcome: "matched", notification: { status: "pending", attempts: 0 } });
+      const notes = xpay(["--db", url, "notify", "list", "--json"]);
+      expect(JSON.parse(notes.out)[0]).toMatchObject({ trade_no: tradeNo, status: "pending" });
+      for (const args of [["merchant", "show", "1001"], ["channel", "list"], ["order", "inspect", tradeNo], ["settings", "list"], ["notify", "show", tradeNo], ["client", "list"]]) {
+        const r = xpay(["--db", url, ...args]);
+        expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 0, err: "" });
+      }
+    });
+
+    test("commands not on PostgreSQL yet refuse before touching the database", async () => {
+      for (const args of [["merchant", "add", "--name", "X"], ["serve", "--port", "0"], ["settings", "set", "order_ttl", "60"], ["order", "list"], ["stats"]]) {
+        const r = xpay(["--db", url, ...args]);
+        expect({ args, code: r.code }).toEqual({ args, code: 1 });
+        expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
+      }
+      const dev = xpay(["--db", url, "dev", "--port", "0"]);
+      expect(dev.err).toContain("not supported on PostgreSQL yet: xpay dev");
+      const store = PostgresStore.open(url);
+      expect((await store.listMerchants()).length).toBe(1);
+      await store.end();
+    });
+
+    test("backup points to pg_dump", () => {
+      const r = xpay(["--db", url, "backup", "/tmp/never-written.db"]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("pg_dump");
+    });
+
+    test("a schema a newer xpay wrote is refused by readers, writers and migrate", async () => {
+      const other = await cluster.createDatabase("newer");
+      expect(xpay(["--db", other, "migrate"]).code).toBe(0);
+      const sql = new SQL(other, { max: 1 });
+      await sql`INSERT INTO xpay_migrations (version, name, applied_at) VALUES (99, 'future', 0)`;
+      await sql.close();
+      for (const args of [["merchant", "list"], ["simulate-pay", "1"], ["migrate"]]) {
+        const r = xpay(["--db", other, ...args]);
+        expect(r.code).toBe(1);
+        expect(r.err).toContain("schema version 99");
+      }
+    });
+
+    test("another application's database is refused; an unreachable server is named without its password", async () => {
+      const foreign = await cluster.createDatabase("foreign");
+      const sql = new SQL(foreign, { max: 1 });
+      await sql`CREATE TABLE invoices (id int)`;
+      await sql.close();
+      const r = xpay(["--db", foreign, "migrate"]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("another application");
+      const closed = `postgres://xpay:s3cret-pw@127.0.0.1:1/none`;
+      const down = xpay(["--db", closed, "merchant", "list"]);
+      expect(down.code).toBe(1);
+      expect(down.err).toContain("cannot open database postgres://xpay:***@127.0.0.1:1/none");
+      expect(down.err + down.out).not.toContain("s3cret-pw");
+    });
+  });
+}
