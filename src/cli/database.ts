@@ -16,7 +16,7 @@ export type DbAccess = "create" | "write" | "read";
 const CREATORS = new Set(["serve", "migrate"]);
 /** Commands that never write: they work on a read-only file (a copy, another user's file). */
 const READERS = new Set([
-  "merchant list", "merchant show", "channel list", "order inspect", "order list", "notify list", "notify show", "report list", "client list",
+  "merchant list", "merchant show", "channel list", "channel slots", "order inspect", "order list", "notify list", "notify show", "report list", "client list",
   "settings list", "settings get", "migrate --status", "backup",
   "stats", "rules list", "rules test", "rules unparsed",
   "admin list", "admin sessions", "audit list",

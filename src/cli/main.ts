@@ -7,6 +7,7 @@ import * as alert from "./alert.ts";
 import * as admin from "./admin.ts";
 import * as audit from "./audit.ts";
 import * as channel from "./channel.ts";
+import * as channelSlots from "./channel-slots.ts";
 import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
 import * as dev from "./dev.ts";
@@ -38,6 +39,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [stats, rules]) group.register(program, cli);
   for (const group of [admin, audit]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);
+  for (const group of [channelSlots]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }

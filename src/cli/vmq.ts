@@ -5,6 +5,8 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import pc from "picocolors";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { noteText, revealVmqKey, vmqConfigText, vmqPlace } from "../core/clients/setup.ts";
 import type { Gateway } from "../core/gateway.ts";
 import type { VmqClient } from "../core/store.ts";
 import { type Cli, CliError, printJson, requireInt } from "./context.ts";
@@ -23,24 +25,15 @@ interface Where {
 /** HOST for the app's QR text: --base-url, else XPAY_BASE_URL, else the base URL serve recorded. */
 async function whereFrom(gw: Gateway, flag: string | undefined): Promise<Where> {
   const given = flag ?? process.env.XPAY_BASE_URL ?? ((await gw.settings()).str("base_url") || gw.baseUrl);
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    throw new CliError(`--base-url must be an http:// or https:// URL such as http://pay.example.com, not ${JSON.stringify(given)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError("--base-url must start with http:// or https://");
-  const notes: string[] = [];
-  const path = url.pathname.replace(/\/+$/, "");
-  if (path !== "") notes.push(`the base URL has a path (${path}); the app calls http://${url.host}/appHeart at the root of the host, so route /appHeart, /appPush and /getState there to xpay`);
-  if (url.protocol === "https:") notes.push(`the app always speaks plain HTTP: http://${url.host}/appHeart must reach xpay (shops may keep https)`);
-  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push(`${url.hostname} is this machine only: a phone cannot reach it; give --base-url with the address the phone uses`);
-  return { host: url.host, base: `${url.origin}${path}/`, notes };
+  const place = vmqPlace(given);
+  if (!place.ok && place.problem === "not_url") throw new CliError(`--base-url must be an http:// or https:// URL such as http://pay.example.com, not ${JSON.stringify(given)}`);
+  if (!place.ok) throw new CliError("--base-url must start with http:// or https://");
+  return { host: place.host, base: place.base, notes: place.notes.map(noteText) };
 }
 
 async function show(gw: Gateway, c: VmqClient, flag: string | undefined, json: boolean | undefined, headline: string): Promise<void> {
   const where = await whereFrom(gw, flag);
-  const config = `${where.host}/${c.key}`;
+  const config = vmqConfigText(where.host, c.key);
   const accounts = c.accountIds.length ? c.accountIds.join(",") : "every WeChat and Alipay account of the merchant";
   if (json) return printJson({ id: c.id, name: c.name, pid: c.pid, accounts: c.accountIds, key: c.key, config, shop_base_url: where.base });
   console.log(`${pc.green(headline)}  name ${pc.bold(c.name)}  pid ${c.pid}  accounts ${accounts}`);
@@ -117,6 +110,9 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON")
     .action(async (name: string, o: { baseUrl?: string; json?: boolean }) => {
       const gw = cli.open();
-      await show(gw, await byName(gw, name), o.baseUrl, o.json, "V免签 client");
+      const found = await byName(gw, name);
+      await whereFrom(gw, o.baseUrl); // a bad --base-url shows nothing and logs nothing
+      // The key is shown: audited like the console's reveal (core/clients/setup.ts).
+      await show(gw, (await revealVmqKey(gw, CLI_ACTOR, found.id)) ?? found, o.baseUrl, o.json, "V免签 client");
     });
 }

@@ -2,6 +2,7 @@
 // `xpay settings` documents itself from this table, and the core reads typed values through it.
 import { ADMIN_SETTINGS } from "./admin/settings.ts";
 import { ALERT_SETTINGS } from "./alerts/settings.ts";
+import { CLIENT_SETTINGS } from "./clients/settings.ts";
 import { METRICS_SETTINGS } from "./metrics-settings.ts";
 import { DEFAULT_TIME_ZONE, timeZoneProblem } from "./time.ts";
 
@@ -51,6 +52,7 @@ export const SETTINGS: SettingDef[] = [
   ...ADMIN_SETTINGS,
   ...ALERT_SETTINGS,
   ...METRICS_SETTINGS,
+  ...CLIENT_SETTINGS,
 ];
 
 const DEFS = new Map(SETTINGS.map((d) => [d.key, d]));

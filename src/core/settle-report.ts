@@ -57,14 +57,20 @@ export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts:
   return settle(gw, report, decide, [merchant], facts);
 }
 
-/** Any accepted report counts as a heartbeat of its client and of the accounts it concerns. */
+/**
+ * Any accepted report counts as a heartbeat of its client and of the accounts it concerns. The
+ * beat also extends the client's online history (store.devices) while beats come within the
+ * heartbeat timeout, so its gaps are the silences longer than that.
+ */
 export async function markClientSeen(
   gw: Gateway,
-  client: { kind: "phone" | "third-account"; pid: number; name: string; channelId?: number | null; extData?: string },
+  client: { kind: "phone" | "third-account" | "vmq"; pid: number; name: string; channelId?: number | null; extData?: string },
   accountIds: number[],
 ): Promise<void> {
+  const gap = (await gw.settings()).int("heartbeat_timeout");
   await gw.store.recordClientSeen(
     { kind: client.kind, pid: client.pid, name: client.name || "(unnamed)", channelId: client.channelId ?? null, extData: client.extData ?? "", lastSeenAt: gw.clock.now() },
     accountIds,
+    { gap },
   );
 }

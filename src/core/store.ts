@@ -6,9 +6,11 @@ import type { AllocationRule } from "./allocation.ts";
 import type { DevStore } from "./dev/store.ts";
 import type { AssignReportUnit, AssignReportResult } from "./assign-report.ts";
 import type { BrowseStore } from "./browse/store.ts";
+import type { DeviceStore } from "./clients/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
 import type { RulesStore } from "./rules/store.ts";
+import type { SlotStore } from "./slots/store.ts";
 import type { StatsStore } from "./stats/store.ts";
 import type { AlertStore } from "./alerts/store.ts";
 import type { ChannelAccount, Merchant, NewOrder, Order } from "./types.ts";
@@ -253,6 +255,10 @@ export interface Store {
   readonly rules: RulesStore;
   /** The operator's read side: orders under a filter, an order's reports, what needs attention. */
   readonly browse: BrowseStore;
+  /** The payable amounts orders hold on an account, by the allocator's own rule (core/slots/store.ts). */
+  readonly slots: SlotStore;
+  /** Monitoring clients' online stretches and their own reports (core/clients/store.ts). */
+  readonly devices: DeviceStore;
   addMerchant(m: { pid?: number; name: string; secret: string; now: number }): Promise<Merchant>;
   getMerchant(pid: number): Promise<Merchant | null>;
   listMerchants(): Promise<Merchant[]>;
@@ -305,8 +311,12 @@ export interface Store {
   /** Deletes up to `batch` expired rows of each kind that nothing needs any more (core/retention.ts). */
   pruneHistory(batch: PruneBatch): Promise<PruneCounts>;
 
-  /** Upserts the client and marks these accounts seen (online) at `client.lastSeenAt`. */
-  recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[]): Promise<void>;
+  /**
+   * Upserts the client and marks these accounts seen (online) at `client.lastSeenAt`; with
+   * `history`, also keeps its online stretch (store.devices): the beat extends the current one
+   * when it comes at most `history.gap` seconds after the last, else starts a new one.
+   */
+  recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }): Promise<void>;
   listClients(): Promise<MonitorClient[]>;
 
   /** Adds a V免签 client (and its `client list` row); refuses an unknown merchant, a name or key in use. */

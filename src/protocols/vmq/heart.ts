@@ -4,6 +4,7 @@
 // than its last accepted heartbeat: the app speaks plain HTTP, and a captured heartbeat replayed
 // later must not keep a dead phone "online" while payers are sent to its QR codes.
 import type { Gateway } from "../../core/gateway.ts";
+import { markClientSeen } from "../../core/settle-report.ts";
 import { clientAccounts } from "./accounts.ts";
 import { rawOf } from "../report/codec.ts";
 import { missing, reply, VmqRoute } from "./auth.ts";
@@ -27,7 +28,7 @@ export async function appHeart(gw: Gateway, request: Request): Promise<Response>
     return route.refuse({ client, counts: false, msg: Msg.ReplayedHeart, reason: "heartbeat t is not newer than the last accepted one (a replay, or the phone clock went back)" });
   }
   const accounts = (await clientAccounts(gw, client)).map((a) => a.id);
-  await gw.store.recordClientSeen({ kind: "vmq", pid: client.pid, name: client.name, channelId: null, extData: "", lastSeenAt: now }, accounts);
+  await markClientSeen(gw, { kind: "vmq", pid: client.pid, name: client.name }, accounts);
   await gw.store.insertReport({
     kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: now,

@@ -5,7 +5,7 @@
 // nothing is stored unmatched (V免签's 无订单转账). The app re-sends a push (same t, type, price,
 // sign; a fork adds force_push=true): the dedupe key ignores force_push, so it pays once.
 import type { Gateway } from "../../core/gateway.ts";
-import { type ReportInput, settlePaymentReport } from "../../core/settle-report.ts";
+import { markClientSeen, type ReportInput, settlePaymentReport } from "../../core/settle-report.ts";
 import { md5Hex } from "../signing.ts";
 import { clientAccounts } from "./accounts.ts";
 import { rawOf } from "../report/codec.ts";
@@ -56,7 +56,7 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
   const now = gw.clock.now();
   await gw.store.recordVmqPush(client.id, now);
   // A push is also a sign of life, as any accepted report is.
-  await gw.store.recordClientSeen({ kind: "vmq", pid: merchant.pid, name: client.name, channelId: null, extData: "", lastSeenAt: now }, accounts.map((a) => a.id));
+  await markClientSeen(gw, { kind: "vmq", pid: merchant.pid, name: client.name }, accounts.map((a) => a.id));
   // The app only logs the answer; 1 whenever the push is stored, so nothing re-sends it.
   return reply(ok({ outcome: r.outcome, orderId: r.tradeNo ?? "", reason: r.reason }));
 }

@@ -10,6 +10,7 @@ import alerts from "./009_alerts.ts";
 import statsRules from "./010_stats_rules.ts";
 import consoleBrowse from "./011_console_browse.ts";
 import auditTarget from "./012_audit_target.ts";
+import clientHistory from "./013_client_history.ts";
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 10, name: "stats_rules", sql: statsRules },
   { version: 11, name: "console_browse", sql: consoleBrowse },
   { version: 12, name: "audit_target", sql: auditTarget },
+  { version: 13, name: "client_history", sql: clientHistory },
 ];

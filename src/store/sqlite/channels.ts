@@ -3,6 +3,7 @@ import type { CandidateAccount } from "../../core/allocation.ts";
 import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { toChannel } from "./rows.ts";
+import { SLOT_HELD } from "./slots.ts";
 
 type Row = Record<string, unknown>;
 
@@ -102,18 +103,9 @@ export class CandidatesInTransaction {
 }
 
 export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
-  // Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
-  // late payment is never credited to a newer order with the same amount, and paid, so a report
-  // of the same payment sent again reads "already paid" instead of paying the next order.
+  // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
   const rows = db
-    .query(
-      `SELECT trade_amount FROM orders
-       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND (
-         (status = 1 AND expire_time >= $unpaid_since)
-         OR (status = 4 AND expire_time >= $unpaid_since)
-         OR (status = 3 AND closed_at >= $unpaid_since)
-         OR (status = 2 AND paid_at >= $unpaid_since))`,
-    )
+    .query(`SELECT trade_amount FROM orders WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`)
     .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }

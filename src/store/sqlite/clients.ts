@@ -1,11 +1,20 @@
-// Monitoring clients (phones running a notification forwarder, third-party account watchers):
-// the last time each reported, which is what "online" means for allocation and `client list`.
+// Monitoring clients (phones running a notification forwarder, third-party account watchers,
+// V免签 apps): the last time each reported, which is what "online" means for allocation and
+// `client list`, and the online stretch it is in (device history, devices.ts).
 import type { Database } from "bun:sqlite";
 import type { MonitorClient } from "../../core/store.ts";
 
 type Row = Record<string, unknown>;
 
-function toClient(r: Row): MonitorClient {
+/** Inside the upsert: the beat comes after a silence longer than the gap (or is the first one). */
+const NEW_STRETCH = "(online_beats = 0 OR excluded.last_seen_at - last_seen_at > $gap)";
+
+/** Before the upsert: the stretch the beat ends goes into client_online. */
+const FILE_STRETCH = `INSERT INTO client_online (client_id, start_at, end_at, beats)
+  SELECT id, online_since, last_seen_at, online_beats FROM clients
+  WHERE kind = $kind AND pid = $pid AND name = $name AND online_beats > 0 AND $seen - last_seen_at > $gap AND $track = 1`;
+
+export function toClient(r: Row): MonitorClient {
   return {
     id: Number(r.id),
     kind: r.kind === "third-account" || r.kind === "vmq" ? r.kind : "phone",
@@ -17,16 +26,28 @@ function toClient(r: Row): MonitorClient {
   };
 }
 
-export function recordClientSeen(db: Database, c: Omit<MonitorClient, "id">, accountIds: number[]): void {
+/**
+ * `history.gap`: also keep the client's online stretch (migration 013): a beat within `gap`
+ * seconds of the last one extends the stretch on the clients row; a later one first files the
+ * finished stretch in client_online (devices.ts reads both). Without `history` the stretch is left
+ * as it is.
+ */
+export function recordClientSeen(db: Database, c: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }): void {
   db.transaction(() => {
+    const key = { kind: c.kind, pid: c.pid, name: c.name, seen: c.lastSeenAt, gap: history?.gap ?? 0, track: history ? 1 : 0 };
+    // A read of the unique (kind, pid, name) index that writes nothing while beats keep coming.
+    if (history) db.query(FILE_STRETCH).run(key);
     // pid is never NULL here: SQLite treats NULLs as distinct in UNIQUE, which would add a row per beat.
     db.query(
-      `INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at) VALUES ($kind, $pid, $name, $channel, $ext, $seen)
+      `INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at, online_since, online_beats)
+       VALUES ($kind, $pid, $name, $channel, $ext, $seen, $seen, $track)
        ON CONFLICT (kind, pid, name) DO UPDATE SET
          channel_id = COALESCE(excluded.channel_id, channel_id),
          ext_data = CASE WHEN excluded.ext_data = '' THEN ext_data ELSE excluded.ext_data END,
+         online_since = CASE WHEN $track = 0 THEN online_since WHEN ${NEW_STRETCH} THEN excluded.last_seen_at ELSE online_since END,
+         online_beats = CASE WHEN $track = 0 THEN online_beats WHEN ${NEW_STRETCH} THEN 1 ELSE online_beats + 1 END,
          last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
-    ).run({ kind: c.kind, pid: c.pid, name: c.name, channel: c.channelId, ext: c.extData, seen: c.lastSeenAt });
+    ).run({ ...key, channel: c.channelId, ext: c.extData });
     const touch = db.query("UPDATE channel_accounts SET last_seen_at = MAX(last_seen_at, $seen) WHERE id = $id");
     for (const id of accountIds) touch.run({ id, seen: c.lastSeenAt });
   }).immediate();

@@ -17,6 +17,10 @@ import { startCheckpointer } from "./checkpointer.ts";
 import { assignReport } from "./assign-report.ts";
 import { browseStore } from "./browse.ts";
 import * as clients from "./clients.ts";
+import { sqliteDevices } from "./devices.ts";
+import { sqliteSlots } from "./slots.ts";
+import type { DeviceStore } from "../../core/clients/store.ts";
+import type { SlotStore } from "../../core/slots/store.ts";
 import { SqliteDevStore } from "./dev.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
@@ -76,6 +80,18 @@ export class SqliteStore implements Store {
   /** Operator message rules and unrecognised payment-app messages (core/rules/store.ts). */
   get rules(): SqliteRules {
     return (this.rulesStore ??= new SqliteRules(this.db));
+  }
+
+  #slots?: SlotStore;
+  /** Reserved payable amounts (core/slots/store.ts). */
+  get slots(): SlotStore {
+    return (this.#slots ??= sqliteSlots(this.db));
+  }
+
+  #devices?: DeviceStore;
+  /** Monitoring clients' device history (core/clients/store.ts). */
+  get devices(): DeviceStore {
+    return (this.#devices ??= sqliteDevices(this.db));
   }
 
   private queue: Queued[] = [];
@@ -194,7 +210,7 @@ export class SqliteStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(this.db, f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(this.db, b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(this.db, c, ids);
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(this.db, c, ids, history);
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
 
   addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(this.db, c);

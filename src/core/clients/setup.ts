@@ -1,0 +1,78 @@
+// What a monitoring client is configured with, shared by the console's setup helper and the CLI:
+// the report URLs of a merchant, the V免签 app's HOST/KEY text (the CLI's `client add-vmq` and
+// `show-vmq` print it, the console renders it as a QR code), and the audited reveal of the
+// secret each one signs with. A secret is shown only on that explicit action (POST, audited with
+// who, when and from where; the value itself never enters the log).
+import { type Actor, audit } from "../admin/audit.ts";
+import type { Gateway } from "../gateway.ts";
+import type { VmqClient } from "../store.ts";
+
+export interface ReportUrls {
+  /** POST a forwarded notification (SmsForwarder-style webhook). */
+  message: string;
+  /** GET or POST an amount the client read itself. */
+  amount: string;
+  heart: string;
+  thirdAccount: string;
+  thirdAccountHeart: string;
+}
+
+export function reportUrls(base: string, pid: number): ReportUrls {
+  const root = `${base.replace(/\/+$/, "")}/api/report`;
+  return {
+    message: `${root}/${pid}`,
+    amount: `${root}/${pid}/pc`,
+    heart: `${root}/${pid}/heart`,
+    thirdAccount: `${root}/third-account`,
+    thirdAccountHeart: `${root}/third-account/heart`,
+  };
+}
+
+/** What would stop a phone reaching xpay at a base URL (the CLI prints noteText, the console its own words). */
+export type PhoneNote = { code: "path"; host: string; path: string } | { code: "https"; host: string } | { code: "loopback"; hostname: string };
+
+/** Where a phone reaches xpay from a base URL, with what would stop it. */
+export type PhonePlace = { ok: true; host: string; base: string; notes: PhoneNote[] } | { ok: false; problem: "not_url" | "not_http" };
+
+/** The V免签 app splits HOST/KEY on "/" and always calls http://HOST/... at the host's root. */
+export function vmqPlace(given: string): PhonePlace {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return { ok: false, problem: "not_url" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, problem: "not_http" };
+  const notes: PhoneNote[] = [];
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path !== "") notes.push({ code: "path", host: url.host, path });
+  if (url.protocol === "https:") notes.push({ code: "https", host: url.host });
+  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push({ code: "loopback", hostname: url.hostname });
+  return { ok: true, host: url.host, base: `${url.origin}${path}/`, notes };
+}
+
+/** The CLI's line for a note. */
+export function noteText(n: PhoneNote): string {
+  if (n.code === "path") return `the base URL has a path (${n.path}); the app calls http://${n.host}/appHeart at the root of the host, so route /appHeart, /appPush and /getState there to xpay`;
+  if (n.code === "https") return `the app always speaks plain HTTP: http://${n.host}/appHeart must reach xpay (shops may keep https)`;
+  return `${n.hostname} is this machine only: a phone cannot reach it; give --base-url with the address the phone uses`;
+}
+
+/** What V免签's 扫码配置 reads (and 手动配置 takes): HOST/KEY. */
+export const vmqConfigText = (host: string, key: string): string => `${host}/${key}`;
+
+/** The merchant's AppSecret, shown to `actor` and audited; null when there is no such merchant. */
+export async function revealMerchantSecret(gw: Gateway, actor: Actor, pid: number): Promise<string | null> {
+  const m = await gw.store.getMerchant(pid);
+  if (!m) return null;
+  await audit(gw, { actor, action: "merchant.reveal_secret", target: `merchant:${pid}` });
+  return m.secret;
+}
+
+/** A V免签 client's communication key, shown to `actor` and audited; null when there is no such client. */
+export async function revealVmqKey(gw: Gateway, actor: Actor, id: number): Promise<VmqClient | null> {
+  const c = await gw.store.getVmqClient(id);
+  if (!c) return null;
+  await audit(gw, { actor, action: "vmq_client.reveal_key", target: `vmq_client:${c.id}`, after: { name: c.name, pid: c.pid } });
+  return c;
+}

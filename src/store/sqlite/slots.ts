@@ -1,0 +1,47 @@
+// Which orders hold a payable amount on an account: the one statement of the rule, read by the
+// allocator (channels.ts takenTradeAmounts, inside the create's transaction) and by the operator's
+// reserved-amounts view (store.slots), so the two can never disagree.
+import type { Database } from "bun:sqlite";
+import type { HeldSlot, SlotStore } from "../../core/slots/store.ts";
+
+/**
+ * Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
+ * late payment is never credited to a newer order with the same amount, and paid, so a report of
+ * the same payment sent again reads "already paid" instead of paying the next order. Every column
+ * is in the orders_slot index (migrations 003, 004). Binds `$unpaid_since`.
+ */
+export const SLOT_HELD = `(
+  (status = 1 AND expire_time >= $unpaid_since)
+  OR (status = 4 AND expire_time >= $unpaid_since)
+  OR (status = 3 AND closed_at >= $unpaid_since)
+  OR (status = 2 AND paid_at >= $unpaid_since))`;
+
+type Row = Record<string, unknown>;
+const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function heldSlots(db: Database, accountId: number, unpaidSince: number, o: { range?: { min: number; max: number }; limit: number }): HeldSlot[] {
+  const range = o.range ?? { min: 0, max: Number.MAX_SAFE_INTEGER };
+  const rows = db
+    .query(
+      `SELECT trade_amount, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
+       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}
+       ORDER BY trade_amount, trade_no LIMIT $limit`,
+    )
+    .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max, limit: o.limit }) as Row[];
+  return rows.map((r) => ({
+    tradeAmount: Number(r.trade_amount),
+    tradeNo: String(r.trade_no),
+    outTradeNo: String(r.out_trade_no),
+    pid: Number(r.pid),
+    amount: Number(r.amount),
+    status: Number(r.status),
+    createdAt: Number(r.created_at),
+    expireTime: Number(r.expire_time),
+    paidAt: numOrNull(r.paid_at),
+    closedAt: numOrNull(r.closed_at),
+  }));
+}
+
+export function sqliteSlots(db: Database): SlotStore {
+  return { heldSlots: async (accountId, since, o) => heldSlots(db, accountId, since, o) };
+}
