@@ -11,6 +11,7 @@ import statsRules from "./010_stats_rules.ts";
 import consoleBrowse from "./011_console_browse.ts";
 import auditTarget from "./012_audit_target.ts";
 import clientHistory from "./013_client_history.ts";
+import notificationsUndelivered from "./014_notifications_undelivered.ts";
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 11, name: "console_browse", sql: consoleBrowse },
   { version: 12, name: "audit_target", sql: auditTarget },
   { version: 13, name: "client_history", sql: clientHistory },
+  { version: 14, name: "notifications_undelivered", sql: notificationsUndelivered },
 ];

@@ -113,14 +113,15 @@ export function attention(db: Database, o: { since: number; limit: number; minAt
     // Only money received counts: an operator's refused confirmation is not a payment without an order.
     .query("SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push') ORDER BY created_at DESC LIMIT $limit")
     .all({ since: o.since, limit: o.limit }) as Row[];
+  // Walks the small partial index of undelivered rows (migration 014), newest first.
   const failing = db
     .query(
       `SELECT n.*, o.pid AS order_pid,
          (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
            WHERE a.notification_id = n.id ORDER BY a.id DESC LIMIT 1) AS last_error
-       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-       WHERE (n.status = 'failed' OR n.status = 'pending' AND n.attempts >= $min) AND n.created_at >= $since_ms
-       ORDER BY n.id DESC LIMIT $limit`,
+       FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+       WHERE n.status <> 'delivered' AND n.created_at >= $since_ms AND (n.status = 'failed' OR n.attempts >= $min)
+       ORDER BY n.created_at DESC, n.id DESC LIMIT $limit`,
     )
     .all({ min: o.minAttempts, since_ms: o.since * 1000, limit: o.limit }) as Row[];
   const late = db
