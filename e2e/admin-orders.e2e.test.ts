@@ -36,7 +36,7 @@ const cli = (args: string[], stdin?: string) => {
 
 async function post(path: string, body: Record<string, string | number>) {
   const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: Record<string, string & number> };
+  return (await res.json()) as { code: number; data: { trade_no?: string; outcome?: string; report_id: number } };
 }
 const now = () => Math.floor(Date.now() / 1000);
 const create = async (o: Record<string, string>) => {
