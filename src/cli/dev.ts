@@ -14,9 +14,7 @@ import { formatIsoLocal } from "../core/time.ts";
 import { pemToBase64 } from "../protocols/signing.ts";
 import { openGateway } from "../server/bootstrap.ts";
 import { devInfo, type DevInfo, KEY_FILES } from "../server/dev/info.ts";
-import { devExtras } from "../server/dev/plugin.ts";
 import { createLogger } from "../server/logger.ts";
-import { startServer } from "../server/serve.ts";
 import { openDatabaseReadOnly } from "../store/db.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 import { storedSetting } from "../store/sqlite/maintenance.ts";
@@ -103,6 +101,8 @@ async function runDev(program: Command, o: DevFlags): Promise<void> {
     const log = createLogger(o.json ? "json" : "pretty", undefined, (await gw.settings()).str("timezone"));
     gw.log = log;
     let info: DevInfo | null = null;
+    // Loaded on use, like serve's: the other commands never load the server.
+    const [{ startServer }, { devExtras }] = await Promise.all([import("../server/serve.ts"), import("../server/dev/plugin.ts")]);
     const server = await startServer(gw, { port, host, extras: devExtras(gw, () => info!) });
     const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
     gw.baseUrl = `http://${shownHost}:${server.port}`;

@@ -4,7 +4,6 @@ import { forceBlockPrivate } from "../core/notify/target.ts";
 import { formatIsoLocal, formatLocal } from "../core/time.ts";
 import { registerInstance, secondInstanceMessage } from "../server/instances.ts";
 import { createLogger, type LogFormat } from "../server/logger.ts";
-import { startServer } from "../server/serve.ts";
 import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError } from "./context.ts";
 import { examples } from "./help.ts";
@@ -65,6 +64,9 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
   let server;
   try {
+    // Loaded here, not at the top: every other command would pay for the server, its protocols and
+    // the console at each start (a quarter more CPU per `xpay settings get`).
+    const { startServer } = await import("../server/serve.ts");
     server = await startServer(gw, { port, host, admin });
   } catch (e) {
     const code = (e as { code?: string }).code;
