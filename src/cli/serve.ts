@@ -81,13 +81,8 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   for (const other of instances.others) {
     log.warn("serve.second_instance", { message: secondInstanceMessage(other, formatLocal(other.started, log.timeZone)), other_pid: other.pid, other_host: other.host, other_port: other.port });
   }
-  await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
-  log.notice(
-    "listening",
-    { url: server.url, db: cli.dbPath(), base_url: gw.baseUrl, time_zone: log.timeZone },
-    `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
-  );
-  await announceConsole(gw, log, admin, server.adminUrl ?? (explicitBase ?? `http://${shownHost}:${server.port}`));
+  // Before "listening": a supervisor (or a test) may stop the server as soon as it reads that line,
+  // and a signal without a handler would end the process before it deregisters.
   const running = server;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -102,6 +97,13 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
+  log.notice(
+    "listening",
+    { url: server.url, db: cli.dbPath(), base_url: gw.baseUrl, time_zone: log.timeZone },
+    `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
+  );
+  await announceConsole(gw, log, admin, server.adminUrl ?? (explicitBase ?? `http://${shownHost}:${server.port}`));
 }
 
 /** One line: which file, what the check found, what to do. */
