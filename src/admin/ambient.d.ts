@@ -50,3 +50,7 @@ declare module "*/dashboard.js" {
   const text: string;
   export default text;
 }
+declare module "*/clients.css" {
+  const text: string;
+  export default text;
+}

@@ -6,6 +6,7 @@ import htmx from "htmx.org/dist/htmx.min.js" with { type: "text" };
 import jsqr from "jsqr/dist/jsQR.js" with { type: "text" };
 import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import uplot from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
+import clientsCss from "./assets/clients.css" with { type: "text" };
 import consoleCss from "./assets/console.css" with { type: "text" };
 import consoleJs from "./assets/console.js" with { type: "text" };
 import accountsJs from "./assets/accounts.js" with { type: "text" };
@@ -37,6 +38,7 @@ const LIST = [
   asset("uplot", "js", uplot),
   asset("uplot.css", "css", uplotCss),
   asset("jsqr", "js", jsqr),
+  asset("clients.css", "css", clientsCss),
   asset("orders.css", "css", ordersCss),
   asset("orders.js", "js", ordersJs),
   asset("manage.css", "css", manageCss),

@@ -6,6 +6,7 @@ import { merchantsEn } from "./merchants.en.ts";
 import { ordersEn } from "./orders.en.ts";
 import { reportsEn } from "./reports.en.ts";
 import { settingsEn } from "./settings.en.ts";
+import { clientsEn } from "./clients.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -121,4 +122,5 @@ export const en: Record<TextKey, string> = {
   ...accountsEn,
   ...settingsEn,
   ...dashboardEn,
+  ...clientsEn,
 };

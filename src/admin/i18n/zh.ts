@@ -7,6 +7,7 @@ import { merchantsZh } from "./merchants.zh.ts";
 import { ordersZh } from "./orders.zh.ts";
 import { reportsZh } from "./reports.zh.ts";
 import { settingsZh } from "./settings.zh.ts";
+import { clientsZh } from "./clients.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -122,4 +123,5 @@ export const zh = {
   ...accountsZh,
   ...settingsZh,
   ...dashboardZh,
+  ...clientsZh,
 } as const;

@@ -1,8 +1,12 @@
 // Every console page, in one list: a new page is one import and one entry here. Its `nav` entry (if
 // any) appears in the menu at its `order`; its routes are mounted behind the guard (plugin.ts).
 import type { AdminPage } from "../context.ts";
+import { accountSlotsPage } from "./account-slots.tsx";
 import { accountsPage } from "./accounts.tsx";
 import { auditPage } from "./audit.tsx";
+import { clientPage } from "./client-page.tsx";
+import { clientSetupPage } from "./client-setup.tsx";
+import { clientsPage } from "./clients.tsx";
 import { dashboardPage } from "./dashboard.tsx";
 import { langPage } from "./lang.ts";
 import { loginPage } from "./login.tsx";
@@ -22,6 +26,10 @@ export const PAGES: readonly AdminPage[] = [
   reportsPage,
   merchantsPage,
   accountsPage,
+  clientsPage,
+  clientSetupPage,
+  clientPage,
+  accountSlotsPage,
   settingsPage,
   auditPage,
   sessionsPage,
