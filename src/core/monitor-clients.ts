@@ -10,11 +10,18 @@ export interface ClientState extends MonitorClient {
   silentFor: number | null;
 }
 
+/**
+ * The rule itself: online when last seen at most `heartbeatTimeout` seconds ago; a client never
+ * seen (a V免签 app before its first heartbeat: lastSeenAt 0) is offline with no silence to show.
+ * The console's client pages (core/clients/overview.ts) read it through here too.
+ */
+export function presence(lastSeenAt: number, now: number, heartbeatTimeout: number): { online: boolean; silentFor: number | null } {
+  const silentFor = lastSeenAt > 0 ? Math.max(0, now - lastSeenAt) : null;
+  return { online: silentFor !== null && silentFor <= heartbeatTimeout, silentFor };
+}
+
 export async function clientStates(gw: Gateway, now = gw.clock.now()): Promise<{ heartbeatTimeout: number; clients: ClientState[] }> {
   const heartbeatTimeout = (await gw.settings()).int("heartbeat_timeout");
-  const clients = (await gw.store.listClients()).map((c) => {
-    const silentFor = c.lastSeenAt > 0 ? Math.max(0, now - c.lastSeenAt) : null;
-    return { ...c, online: silentFor !== null && silentFor <= heartbeatTimeout, silentFor };
-  });
+  const clients = (await gw.store.listClients()).map((c) => ({ ...c, ...presence(c.lastSeenAt, now, heartbeatTimeout) }));
   return { heartbeatTimeout, clients };
 }

@@ -1,7 +1,9 @@
 // The monitoring clients as the console lists them: each client with its merchant, the accounts it
 // speaks for (the same accounts its reports mark online: report/accounts.ts, vmq/accounts.ts),
-// when it was last heard from and whether that is within heartbeat_timeout.
+// when it was last heard from and whether that is within heartbeat_timeout (the one rule of
+// core/monitor-clients.ts, so these pages, the dashboard and `xpay client list` agree).
 import type { Gateway } from "../gateway.ts";
+import { presence } from "../monitor-clients.ts";
 import { accountFits } from "../report-match.ts";
 import type { MonitorClient, VmqClient } from "../store.ts";
 import type { ChannelAccount } from "../types.ts";
@@ -40,8 +42,8 @@ export function accountsOf(c: MonitorClient, all: readonly ChannelAccount[], vmq
 
 export async function clientRow(gw: Gateway, c: MonitorClient, o: { now: number; timeout: number; all: readonly ChannelAccount[]; vmqs: readonly VmqClient[]; names: Map<number, string> }): Promise<ClientRow> {
   const vmq = c.kind === "vmq" ? (o.vmqs.find((v) => v.pid === c.pid && v.name === c.name) ?? null) : null;
-  const age = c.lastSeenAt > 0 ? Math.max(0, o.now - c.lastSeenAt) : null;
-  return { client: c, online: age !== null && age <= o.timeout, age, merchantName: o.names.get(c.pid) ?? null, vmq, ...accountsOf(c, o.all, vmq) };
+  const { online, silentFor: age } = presence(c.lastSeenAt, o.now, o.timeout);
+  return { client: c, online, age, merchantName: o.names.get(c.pid) ?? null, vmq, ...accountsOf(c, o.all, vmq) };
 }
 
 async function context(gw: Gateway) {
