@@ -184,6 +184,20 @@ test("an account name holding markup is shown as text on the list and the form",
   }
 });
 
+test("every account row, and the account's form, link to its held amounts (/admin/accounts/:id/slots)", async () => {
+  const ids = (await h.gw.store.listChannels()).map((a) => a.id);
+  expect(ids.length).toBeGreaterThan(1);
+  const html = await (await h.get("/admin/accounts")).text();
+  const rows = [...html.matchAll(/<tr data-account="(\d+)"[^>]*>([\s\S]*?)<\/tr>/g)].map((m) => [Number(m[1]), m[2]!] as const);
+  expect(rows.map(([id]) => id).sort()).toEqual([...ids].sort());
+  for (const [id, row] of rows) expect({ id, link: row.includes(`href="/admin/accounts/${id}/slots"`) }).toEqual({ id, link: true });
+  for (const id of ids) {
+    expect(await (await h.get(`/admin/accounts/${id}`)).text()).toContain(`href="/admin/accounts/${id}/slots" id="account-slots"`);
+    expect((await h.get(`/admin/accounts/${id}/slots`)).status).toBe(200);
+  }
+  expect(await (await h.get("/admin/accounts/new")).text()).not.toContain("/slots");
+});
+
 test("the next day (China time) starts from zero", async () => {
   const a = (await h.gw.store.listChannels()).find((x) => x.code === "ali1")!;
   h.clock.advance(startOfDay(h.clock.now()) + 86400 - h.clock.now());

@@ -24,6 +24,8 @@ export const accountsEn: Record<keyof typeof accountsZh, string> = {
   "accounts.near_limit": "Near the daily limit",
   "accounts.orders_today": "{n} paid",
   "accounts.edit": "Edit",
+  "accounts.slots": "Held amounts",
+  "accounts.slots_hint": "The payable amounts this account's orders hold now, and the one the next order gets",
   "accounts.enable": "Enable",
   "accounts.disable": "Disable",
   "accounts.disable_confirm": "A disabled account takes no new orders (its pending orders can still be paid). Disable it?",

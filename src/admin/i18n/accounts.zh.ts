@@ -22,6 +22,8 @@ export const accountsZh = {
   "accounts.near_limit": "接近日限额",
   "accounts.orders_today": "{n} 笔",
   "accounts.edit": "编辑",
+  "accounts.slots": "金额占用",
+  "accounts.slots_hint": "此账户上订单当前占用的应付金额，以及下一笔订单会得到的金额",
   "accounts.enable": "启用",
   "accounts.disable": "停用",
   "accounts.disable_confirm": "停用后此账户不再接新订单（待支付订单仍可支付）。确定停用？",

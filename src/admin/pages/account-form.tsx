@@ -82,7 +82,9 @@ async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; 
     children: (
       <section>
         <p class="back"><a href="/admin/accounts" safe>{t("accounts.back")}</a></p>
-        <PageHead title={a ? `${title} · ${a.name}` : title} lead={today ? t("accounts.today_line", { paid: formatYuan(today.paidToday), n: today.paidCountToday }) : undefined} />
+        <PageHead title={a ? `${title} · ${a.name}` : title} lead={today ? t("accounts.today_line", { paid: formatYuan(today.paidToday), n: today.paidCountToday }) : undefined}>
+          {a ? <a class="btn" href={`/admin/accounts/${a.id}/slots`} id="account-slots" title={t("accounts.slots_hint")} safe>{t("accounts.slots")}</a> : ""}
+        </PageHead>
         <form method="post" action={a ? `/admin/accounts/${a.id}` : "/admin/accounts"} class="card manage-form" id="account-form">
           {Object.keys(e).length > 0 ? <Notice kind="error" text={t("accounts.fix_errors")} /> : ""}
           <CsrfInput csrf={ctx.csrf} />

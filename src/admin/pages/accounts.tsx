@@ -1,7 +1,8 @@
 /** @jsxImportSource @kitajs/html */
 // /admin/accounts: every receiving account with what it received today against its daily limit
 // (core/accounts-today.ts, the stats figures) and its monitoring client's state, enable/disable
-// in place, and the routes of the add/edit form (account-form.tsx) and the QR preview image.
+// in place, a link to the amounts its orders hold (account-slots.tsx), and the routes of the
+// add/edit form (account-form.tsx) and the QR preview image.
 import { type AccountToday, accountsToday, NEAR_LIMIT } from "../../core/accounts-today.ts";
 import { setAccountEnabled } from "../../core/account-actions.ts";
 import { formatYuan } from "../../core/money.ts";
@@ -34,6 +35,7 @@ function Today(p: { ctx: AdminContext; row: AccountToday }) {
       </span>
       {dayUsed !== null ? <meter min="0" max="1" low={String(NEAR_LIMIT * 0.75)} high={String(NEAR_LIMIT)} optimum="0" value={String(Math.min(1, dayUsed))} title={`${Math.round(dayUsed * 100)}%`}></meter> : ""}
       <span class="small faint" safe>{t("accounts.orders_today", { n: paidCountToday })}</span>
+      <a class="small" href={`/admin/accounts/${a.id}/slots`} title={t("accounts.slots_hint")} safe>{t("accounts.slots")}</a>
     </div>
   );
 }
