@@ -139,7 +139,7 @@ export class PostgresStore implements Store {
 
   /** Store.close is synchronous; the pool closes in the background. `end` waits for it. */
   close(): void {
-    void this.end();
+    this.end().catch(() => {}); // closing twice, or a pool that never connected
   }
 
   async end(): Promise<void> {

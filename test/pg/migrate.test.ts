@@ -1,0 +1,71 @@
+// PostgreSQL migrations: instances started together on an empty database apply each version once;
+// the PostgreSQL schema mirrors SQLite's (same tables, same columns); a reader never migrates.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
+import { PostgresStore } from "../../src/store/postgres/index.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
+import { migrate } from "../../src/store/migrate.ts";
+import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+
+const availability = pgAvailability();
+
+if (!availability.run) {
+  console.warn(`\n!!! ${availability.why}\n`);
+  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
+} else {
+  describe("PostgreSQL migrations", () => {
+    let cluster: PgCluster;
+    beforeAll(async () => {
+      cluster = await startCluster();
+    }, 120_000);
+    afterAll(() => cluster?.stop());
+
+    test("versions are numbered as SQLite's: the same numbers and names, in order", () => {
+      expect(PG_MIGRATIONS.map((m) => [m.version, m.name])).toEqual(MIGRATIONS.slice(0, PG_MIGRATIONS.length).map((m) => [m.version, m.name]));
+    });
+
+    test("three instances starting on an empty database apply each migration once", async () => {
+      const url = await cluster.createDatabase("together");
+      const stores = [PostgresStore.open(url), PostgresStore.open(url), PostgresStore.open(url)];
+      const ready = await Promise.all(stores.map((s) => s.ready));
+      expect(ready.map((r) => r.version)).toEqual([7, 7, 7]);
+      const sql = new SQL(url, { max: 1 });
+      expect((await sql`SELECT version FROM xpay_migrations ORDER BY version`).map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      await sql.close();
+      await Promise.all(stores.map((s) => s.end()));
+    });
+
+    test("the tables and columns are SQLite's at the same version", async () => {
+      const url = await cluster.createDatabase("mirror");
+      const store = PostgresStore.open(url);
+      await store.ready;
+      await store.end();
+      const sql = new SQL(url, { max: 1 });
+      const pgRows = (await sql`
+        SELECT table_name, column_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND table_name <> 'xpay_migrations'`) as { table_name: string; column_name: string }[];
+      await sql.close();
+      const sqlite = new Database(":memory:");
+      migrate(sqlite, MIGRATIONS.slice(0, PG_MIGRATIONS.length));
+      const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
+      const liteRows = tables.flatMap((t) => (sqlite.query(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => `${t}.${c.name}`));
+      sqlite.close();
+      expect(pgRows.map((r) => `${r.table_name}.${r.column_name}`).sort()).toEqual(liteRows.sort());
+    });
+
+    test("a reader on an older schema refuses and writes nothing", async () => {
+      const url = await cluster.createDatabase("older");
+      const sql = new SQL(url, { max: 1 });
+      await sql.unsafe(PG_MIGRATIONS[0]!.sql);
+      await sql`CREATE TABLE xpay_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
+      await sql`INSERT INTO xpay_migrations VALUES (1, 'init', 0)`;
+      const reader = PostgresStore.open(url, { access: "read" });
+      await expect(reader.listMerchants()).rejects.toThrow("schema version 1, older than this xpay (7); run `xpay migrate`");
+      await reader.end();
+      expect((await sql`SELECT count(*) AS n FROM xpay_migrations`)[0].n).toBe("1");
+      await sql.close();
+    });
+  });
+}
