@@ -27,15 +27,17 @@ export interface Cli {
 export function createCli(program: Command): Cli {
   let gw: Gateway | null = null;
   let command = "";
+  let options: Record<string, unknown> = {};
   program.hook("preAction", (_root, action) => {
     const names: string[] = [];
     for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
     command = names.join(" ");
+    options = action.opts();
     // `xpay dev` reads --db only; every other command --db, else XPAY_DB.
     refuseOnPostgres(command, command === "dev" ? (program.opts().db as string | undefined) : (program.opts().db ?? process.env.XPAY_DB));
   });
   const dbPath = () => chooseDbPath(program.opts().db as string | undefined, process.env.XPAY_DB);
-  const access = () => accessOf(command);
+  const access = () => accessOf(command, options);
   return {
     dbPath,
     access,

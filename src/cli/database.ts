@@ -23,9 +23,14 @@ const READERS = new Set([
   "alert list", "alert history",
 ]);
 
+/** A reader's option that writes after all: showing the AppSecret is audited (core/clients/setup.ts). */
+const WRITING_OPTIONS: Readonly<Record<string, string>> = { "merchant show": "showSecret" };
+
 /** Every other command (and any new one) needs an existing database it can write. */
-export function accessOf(command: string): DbAccess {
-  return CREATORS.has(command) ? "create" : READERS.has(command) ? "read" : "write";
+export function accessOf(command: string, options: Record<string, unknown> = {}): DbAccess {
+  if (CREATORS.has(command)) return "create";
+  const writes = WRITING_OPTIONS[command];
+  return READERS.has(command) && !(writes !== undefined && options[writes]) ? "read" : "write";
 }
 
 /** --db, else XPAY_DB, else ./xpay.db; an empty value is a mistake (bun:sqlite would open a temporary database). */

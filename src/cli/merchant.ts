@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { revealMerchantSecret } from "../core/clients/setup.ts";
 import { addMerchant, type MerchantProblem, setMerchantActive, updateMerchantOptions } from "../core/merchant-admin.ts";
 import { rotateSecret } from "../core/merchant-keys.ts";
 import { MERCHANT_SETTING_KEYS } from "../core/merchant-settings.ts";
@@ -54,13 +55,15 @@ export function register(program: Command, cli: Cli): void {
 
   merchant
     .command("show <pid>")
-    .description("show one merchant (the AppSecret only with --show-secret)")
+    .description("show one merchant (the AppSecret only with --show-secret, which is audited)")
     .addHelpText("after", examples("xpay merchant show 1001", "xpay merchant show 1001 --show-secret --json"))
-    .option("--show-secret", "include the AppSecret")
+    .option("--show-secret", "include the AppSecret (written to the audit log as merchant.reveal_secret; the value is not)")
     .option("--json", "print JSON")
     .action(async (pid: string, o: { json?: boolean; showSecret?: boolean }) => {
       const m = await mustGet(cli, pid);
-      const out = { ...view(m), ...(o.showSecret ? { secret: m.secret } : {}), rsa_public_key: m.rsaPublicKey };
+      // The secret is shown through the console's own audited reveal (merchant.reveal_secret, as cli).
+      const secret = o.showSecret ? await revealMerchantSecret(cli.open(), CLI_ACTOR, m.pid) : null;
+      const out = { ...view(m), ...(secret !== null ? { secret } : {}), rsa_public_key: m.rsaPublicKey };
       if (o.json) return printJson(out);
       for (const [k, v] of Object.entries(out)) console.log(`${pc.dim(k.padEnd(14))} ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
     });

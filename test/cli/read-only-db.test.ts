@@ -54,7 +54,7 @@ const READS: [string[], string][] = [
   [["report", "list"], "(none)"], [["client", "list"], "(none)"], [["migrate", "--status"], "applied  005"],
 ];
 const WRITES: string[][] = [
-  ["merchant", "add", "--name", "X"], ["merchant", "disable", "1001"], ["channel", "disable", "1"], ["settings", "set", "order_ttl", "900"],
+  ["merchant", "add", "--name", "X"], ["merchant", "show", "1001", "--show-secret"], ["merchant", "disable", "1001"], ["channel", "disable", "1"], ["settings", "set", "order_ttl", "900"],
   ["keygen", "--pid", "1001"], ["migrate"], ["serve", "--port", "0"],
 ];
 
