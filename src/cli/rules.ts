@@ -5,6 +5,7 @@ import pc from "picocolors";
 import { formatYuan } from "../core/money.ts";
 import { AMOUNT_EXAMPLE, type RuleInput } from "../core/rules/check.ts";
 import { addRule, removeRule, testRule } from "../core/rules/manage.ts";
+import { fromSenders } from "../core/rules/unparsed.ts";
 import type { StoredRule, UnparsedMessage } from "../core/rules/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
 import { examples } from "./help.ts";
@@ -108,12 +109,15 @@ export function register(program: Command, cli: Cli): void {
   rules
     .command("unparsed")
     .description("payment-app notifications that mention an amount but no rule recognised (the last 500; a re-send is counted)")
-    .addHelpText("after", examples("xpay rules unparsed", "xpay rules unparsed --pid 1001 --limit 5 --json"))
+    .addHelpText("after", examples("xpay rules unparsed", "xpay rules unparsed --pid 1001 --from-sender", "xpay rules unparsed --pid 1001 --limit 5 --json"))
     .option("--pid <pid>", "only this merchant's phones")
+    .option("--from-sender", "only those under the payment app's own title (微信支付, 支付宝...), not chats that quote a payment: what the unparsed_messages alert counts")
     .option("--limit <n>", "at most n messages", "50")
     .option("--json", "print JSON (whole title and text)")
-    .action(async (o: { pid?: string; limit: string; json?: boolean }) => {
-      const rows = (await cli.open().store.rules.listUnparsed({ pid: intArg("--pid", o.pid), limit: intArg("--limit", o.limit, { min: 1 }) })).map(unparsedView);
+    .action(async (o: { pid?: string; fromSender?: boolean; limit: string; json?: boolean }) => {
+      const gw = cli.open();
+      const f = { pid: intArg("--pid", o.pid), limit: intArg("--limit", o.limit, { min: 1 }) };
+      const rows = (o.fromSender ? await fromSenders(gw, f) : await gw.store.rules.listUnparsed(f)).map(unparsedView);
       if (o.json) return printJson(rows);
       printTable(
         rows.map((r) => ({ ...r, title: short(r.title, 24), text: short(r.text), reason: short(r.reason, 50) })),

@@ -90,7 +90,7 @@ describe("state conditions", () => {
     expect(await pass(x.h, x.s)).toEqual([]);
     await send("支付宝", "到账提醒：收款3.00元已存入余额");
     const [fired] = await pass(x.h, x.s);
-    expect(fired).toMatchObject({ condition: "unparsed_messages", key: "unparsed_messages:merchant:1001", command: "xpay report list --pid 1001 --outcome unmatched" });
+    expect(fired).toMatchObject({ condition: "unparsed_messages", key: "unparsed_messages:merchant:1001", command: "xpay rules unparsed --pid 1001 --from-sender" });
     expect(fired.text).toContain("3 payment notifications");
     x.h.clock.advance(3601);
     // The phone that forwarded them fell silent meanwhile: that is its own alert.

@@ -2,7 +2,6 @@
 // hold now; an instance that held before and is missing now has cleared (plan.ts resolves it).
 // Event conditions (a report, a given-up notification) are in events.ts.
 import { targetKey } from "../notify/fairness.ts";
-import { isUnparsedPayment } from "./unparsed.ts";
 import type { Thresholds } from "./settings.ts";
 import type { AlertFacts } from "./store.ts";
 import type { Condition, Finding } from "./types.ts";
@@ -103,40 +102,44 @@ export function createFailures(f: AlertFacts, t: Thresholds): Finding[] {
   });
 }
 
-/** Payment senders' notifications that no rule recognised, per merchant, within the last hour. */
+/**
+ * Payment senders' notifications that no rule recognised, per merchant, seen within the last hour:
+ * distinct notifications (a phone's re-send is the same one), exactly the rows `xpay rules
+ * unparsed --pid P --from-sender` lists (f.unrecognised: core/rules/unparsed.ts fromSenders).
+ */
 export function unparsedMessages(f: AlertFacts, t: Thresholds): Finding[] {
-  const byPid = new Map<number, { count: number; since: number; reportId: number }>();
-  for (const r of f.unpaidMessages) {
-    if (r.pid === null || !isUnparsedPayment(r)) continue;
-    const m = byPid.get(r.pid) ?? { count: 0, since: r.createdAt, reportId: r.id };
-    m.count++;
-    m.since = Math.min(m.since, r.createdAt);
-    byPid.set(r.pid, m);
+  const byPid = new Map<number, { count: number; since: number }>();
+  for (const m of f.unrecognised) {
+    const p = byPid.get(m.pid) ?? { count: 0, since: m.firstSeen };
+    p.count++;
+    p.since = Math.min(p.since, m.firstSeen);
+    byPid.set(m.pid, p);
   }
-  return [...byPid].filter(([, m]) => m.count >= t.unparsed).map(([pid, m]) => ({
+  return [...byPid].filter(([, p]) => p.count >= t.unparsed).map(([pid, p]) => ({
     key: `unparsed_messages:merchant:${pid}`,
     condition: "unparsed_messages" as const,
-    title: `Merchant ${pid}: ${m.count} payment notifications in the last hour matched no rule`,
-    detail: "The payment app may have changed its wording: payments in that wording are not being recognised. Read the stored messages and add a rule.",
-    since: m.since,
-    refs: { pid, reportId: m.reportId },
-    command: `xpay report list --pid ${pid} --outcome unmatched`,
+    title: `Merchant ${pid}: ${p.count} payment notifications in the last hour matched no rule`,
+    detail: "They came from the payment app's own sender: it may have changed its wording, and payments in that wording are not being recognised. Read them and write a rule (xpay rules test, then xpay rules add).",
+    since: p.since,
+    refs: { pid },
+    command: `xpay rules unparsed --pid ${pid} --from-sender`,
   }));
 }
 
 /** Every state condition that is on, over one pass's facts. */
 export function stateFindings(f: AlertFacts, t: Thresholds, now: number): StateResult {
-  type List = AlertFacts["truncated"][number];
+  // null: a list that is never cut (the unrecognised notifications are at most 500 rows in all).
+  type List = AlertFacts["truncated"][number] | null;
   const all: [Condition, boolean, List, () => Finding[]][] = [
     ["client_silent", t.clientSilent > 0, "clients", () => clientSilent(f, t, now)],
     ["account_offline", t.accountOffline > 0, "pendingAccounts", () => accountOffline(f, t, now)],
     ["notify_failing", t.notifyFailures > 0, "failingNotifications", () => notifyFailing(f, t)],
     ["merchant_failing", t.merchantFailingMin > 0, "failingMerchants", () => merchantFailing(f, t, now)],
     ["create_failures", t.createFailures > 0, "createFailures", () => createFailures(f, t)],
-    ["unparsed_messages", t.unparsed > 0, "unpaidMessages", () => unparsedMessages(f, t)],
+    ["unparsed_messages", t.unparsed > 0, null, () => unparsedMessages(f, t)],
   ];
   const on = all.filter(([, enabled]) => enabled);
   // A list cut at its limit still shows what fires, but not what cleared: nothing of it resolves.
-  const whole = on.filter(([, , list]) => !f.truncated.includes(list));
+  const whole = on.filter(([, , list]) => list === null || !f.truncated.includes(list));
   return { findings: on.flatMap(([, , , run]) => run()), evaluated: whole.map(([c]) => c), off: all.filter(([, e]) => !e).map(([c]) => c) };
 }

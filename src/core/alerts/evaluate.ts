@@ -4,13 +4,14 @@
 // take a row either, so that alert goes straight to the channels from memory (throttled here), and
 // its "resolved" goes through the outbox once writes work again.
 import type { Gateway } from "../gateway.ts";
+import { fromSenders } from "../rules/unparsed.ts";
 import { sendThrough, type SendOptions } from "./channels/send.ts";
 import { stateFindings } from "./conditions.ts";
 import { eventFindings } from "./events.ts";
 import { plan } from "./plan.ts";
 import { firingMessage, type RenderContext, resolvedMessage } from "./render.ts";
 import { thresholds, type Thresholds } from "./settings.ts";
-import type { AlertChannel } from "./store.ts";
+import type { AlertChannel, AlertFacts } from "./store.ts";
 import type { Finding } from "./types.ts";
 
 /** Rows per list a pass reads at most; events past it are read by the next pass. */
@@ -73,10 +74,12 @@ export async function evaluateAlerts(gw: Gateway, o: Omit<SendOptions, "nowMs"> 
   const alerts = gw.store.alerts;
   const channels = (await alerts.listChannels()).filter((c) => c.enabled);
   lastChannels.set(gw, channels);
-  const facts = await alerts.readFacts({
+  const stored = await alerts.readFacts({
     now, minAttempts: Math.max(1, t.notifyFailures), deliveredSince: nowMs - t.merchantFailingMin * 60_000,
-    createdSince: now - t.createWindow, messagesSince: now - HOUR, limit: PASS_LIMIT,
+    createdSince: now - t.createWindow, limit: PASS_LIMIT,
   });
+  // The rules' table, which `xpay rules unparsed` lists: one source for what the alert counts.
+  const facts: AlertFacts = { ...stored, unrecognised: t.unparsed > 0 ? await fromSenders(gw, { since: now - HOUR }) : [] };
   const events = await alerts.readEvents(PASS_LIMIT);
   const state = stateFindings(facts, t, now);
   const found = eventFindings(events, t);

@@ -1,6 +1,7 @@
 // The alerts' sub-port of the Store (`store.alerts`): coarse async units, engine-neutral SQL
 // behind them. Reads of facts are one read each and take no write lock; every write (a pass's
 // instance changes with its outbox rows and cursors, one attempt) is one short transaction.
+import type { UnparsedMessage } from "../rules/store.ts";
 import type { AlertInstance, AlertMessage } from "./types.ts";
 
 export type ChannelType = "webhook" | "telegram" | "dingtalk" | "feishu" | "wecom" | "serverchan" | "email";
@@ -16,9 +17,18 @@ export interface AlertChannel {
 }
 
 /** What the state conditions read, in one pass (times in unix seconds). */
-export interface AlertFacts {
+export interface AlertFacts extends StoredFacts {
+  /**
+   * The unrecognised notifications from a payment sender seen in the last hour, all merchants: the
+   * rules' own table (core/rules/unparsed.ts fromSenders), read by the pass, not by readFacts.
+   */
+  unrecognised: UnparsedMessage[];
+}
+
+/** What readFacts reads from the gateway's own tables. */
+export interface StoredFacts {
   /** Lists that held more rows than the query's limit: their conditions cannot tell what cleared. */
-  truncated: ("clients" | "pendingAccounts" | "failingNotifications" | "failingMerchants" | "createFailures" | "unpaidMessages")[];
+  truncated: ("clients" | "pendingAccounts" | "failingNotifications" | "failingMerchants" | "createFailures")[];
   clients: { id: number; kind: string; pid: number; name: string; lastSeenAt: number }[];
   /** Accounts with at least one pending, unexpired order. */
   pendingAccounts: { id: number; pid: number; name: string; payType: string; lastSeenAt: number; pending: number; oldestAt: number; tradeNo: string }[];
@@ -30,8 +40,6 @@ export interface AlertFacts {
   deliveredPids: number[];
   /** Orders that failed at creation since `createdSince`, by merchant and reason. */
   createFailures: { pid: number; reason: string; count: number; since: number; tradeNo: string }[];
-  /** Message reports that paid nothing and carried no amount since `messagesSince`. */
-  unpaidMessages: { id: number; pid: number | null; reason: string; raw: string; createdAt: number }[];
 }
 
 export interface FactQuery {
@@ -40,7 +48,6 @@ export interface FactQuery {
   /** Unix ms (notification times are kept in ms). */
   deliveredSince: number;
   createdSince: number;
-  messagesSince: number;
   /** Rows per list at most, so a pass stays cheap whatever piles up. */
   limit: number;
 }
@@ -104,7 +111,7 @@ export interface AlertStore {
   /** Removes the channel; its pending messages are marked failed ("channel removed"), history stays. */
   removeChannel(name: string, nowMs: number): Promise<boolean>;
 
-  readFacts(q: FactQuery): Promise<AlertFacts>;
+  readFacts(q: FactQuery): Promise<StoredFacts>;
   /** Rows after the stored cursors (null cursors: none yet; they start at the newest rows, history is not alerted). */
   readEvents(limit: number): Promise<AlertEvents>;
   /** Instances firing now or held back (state firing). */

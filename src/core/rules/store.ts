@@ -51,11 +51,9 @@ export interface RulesStore {
   recordUnparsed(m: NewUnparsed, limits: { total: number }): Promise<void>;
   /** The message was recognised after all (an operator rule paid a re-send): it is no longer unparsed. */
   forgetUnparsed(pid: number, key: string): Promise<void>;
-  /** Most recently seen first. */
-  listUnparsed(filter: { pid?: number; limit?: number }): Promise<UnparsedMessage[]>;
   /**
-   * How many distinct unrecognised payment-app notifications arrived (or were re-sent) at or after
-   * `since` (unix seconds): what the "unparsed messages" alert counts.
+   * Most recently seen first; `since` (unix seconds): only those that arrived (or were re-sent) at
+   * or after it. The unparsed_messages alert reads the last hour through here (core/rules/unparsed.ts).
    */
-  countUnrecognisedSince(since: number): Promise<number>;
+  listUnparsed(filter: { pid?: number; since?: number; limit?: number }): Promise<UnparsedMessage[]>;
 }

@@ -1,7 +1,7 @@
 // When Alipay or WeChat change their wording, phones keep forwarding and no rule recognises the
 // payments any more. Such notifications are kept (bounded: the last UNPARSED_LIMITS.total, a
-// re-send counted on its row) and counted, so the operator hears of it (the alert counts
-// store.rules.countUnrecognisedSince) and can write a rule against the stored text
+// re-send counted on its row) and counted, so the operator hears of it (the unparsed_messages
+// alert counts fromSenders below) and can write a rule against the stored text
 // (`xpay rules unparsed`, `xpay rules test`).
 //
 // Kept: a notification of a payment app (a package of the built-in table or of an operator rule)
@@ -9,10 +9,11 @@
 // received (红包, 退款, 付款成功, ...). A chat that quotes a payment is kept too: it looks the same,
 // and `rules test` shows the built-ins' reason beside it.
 import type { Gateway } from "../gateway.ts";
-import { MESSAGE_RULES, SHARED_REJECTS } from "../payment-formats.ts";
+import { MESSAGE_RULES, type MessageRule, SHARED_REJECTS } from "../payment-formats.ts";
 import { clipBytes } from "../refusals.ts";
 import type { ForwardedMessage } from "../report-rules.ts";
 import { operatorRules } from "./operator-rules.ts";
+import type { UnparsedMessage } from "./store.ts";
 
 export const UNPARSED_LIMITS = { total: 500, titleBytes: 256, textBytes: 1024 };
 
@@ -38,4 +39,28 @@ export async function keepUnrecognised(gw: Gateway, pid: number, key: string, m:
     UNPARSED_LIMITS,
   );
   return true;
+}
+
+const anchored = new WeakMap<RegExp, RegExp>();
+function whole(re: RegExp): RegExp {
+  let a = anchored.get(re);
+  if (!a) anchored.set(re, (a = new RegExp(`^(?:${re.source})$`, re.flags.replace(/[gy]/g, ""))));
+  return a;
+}
+
+/** True when a payment rule of that package (built-in or the operator's) accepts the whole title: the app's payment sender spoke. */
+export function fromPaymentSender(pkg: string, title: string, rules: readonly MessageRule[]): boolean {
+  return rules.some((r) => r.pkg === pkg && whole(r.title).test(title));
+}
+
+/**
+ * The kept notifications whose title is a payment sender's own (微信支付, 支付宝, QQ钱包, an
+ * operator rule's title), most recently seen first: what the unparsed_messages alert counts (per
+ * merchant, the last hour) and `xpay rules unparsed --from-sender` lists. A chat that quotes a
+ * payment is kept for `rules test` but is not this: people write "¥30" to each other all day.
+ */
+export async function fromSenders(gw: Gateway, f: { pid?: number; since?: number; limit?: number } = {}): Promise<UnparsedMessage[]> {
+  const rules = [...MESSAGE_RULES, ...(await operatorRules(gw))];
+  const kept = await gw.store.rules.listUnparsed({ pid: f.pid, since: f.since, limit: UNPARSED_LIMITS.total });
+  return kept.filter((m) => fromPaymentSender(m.pkg, m.title, rules)).slice(0, f.limit ?? UNPARSED_LIMITS.total);
 }

@@ -3,7 +3,7 @@
 // outcome/time index, primary keys behind the cursors), each capped. One read transaction per
 // call, so the event rows and the cursors that follow them come from one snapshot; no write lock.
 import type { Database } from "bun:sqlite";
-import type { AlertEvents, AlertFacts, FactQuery } from "../../core/alerts/store.ts";
+import type { AlertEvents, FactQuery, StoredFacts } from "../../core/alerts/store.ts";
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);
@@ -15,10 +15,10 @@ function capped(db: Database, sql: string, params: Record<string, string | numbe
   return { rows: rows.slice(0, limit), cut: rows.length > limit };
 }
 
-export function readFacts(db: Database, q: FactQuery): AlertFacts {
-  return db.transaction((): AlertFacts => {
-    const truncated: AlertFacts["truncated"] = [];
-    const list = <T>(name: AlertFacts["truncated"][number], sql: string, params: Record<string, string | number>, map: (r: Row) => T): T[] => {
+export function readFacts(db: Database, q: FactQuery): StoredFacts {
+  return db.transaction((): StoredFacts => {
+    const truncated: StoredFacts["truncated"] = [];
+    const list = <T>(name: StoredFacts["truncated"][number], sql: string, params: Record<string, string | number>, map: (r: Row) => T): T[] => {
       const r = capped(db, sql, params, q.limit);
       if (r.cut) truncated.push(name);
       return r.rows.map(map);
@@ -65,14 +65,7 @@ export function readFacts(db: Database, q: FactQuery): AlertFacts {
       { since: q.createdSince },
       (r) => ({ pid: num(r.pid), reason: String(r.fail_reason), count: num(r.n), since: num(r.since), tradeNo: String(r.trade_no) }),
     );
-    const unpaidMessages = list(
-      "unpaidMessages",
-      `SELECT id, pid, reason, raw, created_at FROM reports
-       WHERE outcome = 'unmatched' AND created_at >= $since AND kind = 'message' AND amount IS NULL ORDER BY id DESC`,
-      { since: q.messagesSince },
-      (r) => ({ id: num(r.id), pid: numOrNull(r.pid), reason: String(r.reason), raw: String(r.raw), createdAt: num(r.created_at) }),
-    );
-    return { truncated, clients, pendingAccounts, failingNotifications, failingMerchants, deliveredPids, createFailures, unpaidMessages };
+    return { truncated, clients, pendingAccounts, failingNotifications, failingMerchants, deliveredPids, createFailures };
   })();
 }
 

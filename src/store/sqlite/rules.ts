@@ -62,14 +62,11 @@ export class SqliteRules implements RulesStore {
     this.db.query("DELETE FROM unparsed_messages WHERE pid = $pid AND key = $key").run({ pid, key });
   }
 
-  async listUnparsed(f: { pid?: number; limit?: number }): Promise<UnparsedMessage[]> {
+  async listUnparsed(f: { pid?: number; since?: number; limit?: number }): Promise<UnparsedMessage[]> {
+    // At most UNPARSED_LIMITS.total (500) rows exist: the last_seen index serves the order and `since`.
     const rows = this.db
-      .query("SELECT * FROM unparsed_messages WHERE ($pid IS NULL OR pid = $pid) ORDER BY last_seen DESC, id DESC LIMIT $limit")
-      .all({ pid: f.pid ?? null, limit: f.limit ?? 100 }) as Row[];
+      .query("SELECT * FROM unparsed_messages WHERE ($pid IS NULL OR pid = $pid) AND last_seen >= $since ORDER BY last_seen DESC, id DESC LIMIT $limit")
+      .all({ pid: f.pid ?? null, since: f.since ?? 0, limit: f.limit ?? 100 }) as Row[];
     return rows.map(toUnparsed);
-  }
-
-  async countUnrecognisedSince(since: number): Promise<number> {
-    return (this.db.query("SELECT count(*) AS n FROM unparsed_messages WHERE last_seen >= $since").get({ since }) as { n: number }).n;
   }
 }
