@@ -1,0 +1,31 @@
+// The commands refused on PostgreSQL name real commands (a typo would let one through unrefused),
+// and every command that reaches the operator console's audit log or a sub-port is in the table.
+import { expect, test } from "bun:test";
+import { NOT_ON_POSTGRES, refuseOnPostgres } from "../../src/cli/postgres-support.ts";
+import { buildProgram } from "../../src/cli/main.ts";
+import type { Command } from "commander";
+
+function commands(c: Command, prefix: string[] = []): string[] {
+  return c.commands.flatMap((s) => (s.commands.length ? commands(s, [...prefix, s.name()]) : [[...prefix, s.name()].join(" ")]));
+}
+
+test("every refused command exists", () => {
+  const all = new Set(commands(buildProgram().program));
+  expect(Object.keys(NOT_ON_POSTGRES).filter((c) => !all.has(c))).toEqual([]);
+});
+
+test("what still runs on PostgreSQL is the core's own commands", () => {
+  const runs = commands(buildProgram().program).filter((c) => !(c in NOT_ON_POSTGRES)).sort();
+  expect(runs).toEqual([
+    "backup", "channel list", "client list", "merchant list", "merchant show", "migrate", "notify list", "notify show", "order inspect",
+    "settings get", "settings list", "simulate-pay",
+  ]);
+});
+
+test("only a postgres:// or postgresql:// database is refused", () => {
+  expect(() => refuseOnPostgres("merchant add", "postgres://u@h/db")).toThrow("not supported on PostgreSQL yet: xpay merchant add");
+  expect(() => refuseOnPostgres("merchant add", "POSTGRESQL://u@h/db")).toThrow("not supported on PostgreSQL yet");
+  expect(() => refuseOnPostgres("merchant add", "./postgres.db")).not.toThrow();
+  expect(() => refuseOnPostgres("merchant list", "postgres://u@h/db")).not.toThrow();
+  expect(() => refuseOnPostgres("merchant add", undefined)).not.toThrow();
+});
