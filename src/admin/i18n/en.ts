@@ -73,8 +73,6 @@ export const en: Record<TextKey, string> = {
   "dashboard.welcome": "Welcome, {name}",
   "dashboard.this_login": "Logged in at",
   "dashboard.from_ip": "from {ip}",
-  "dashboard.sessions": "{n} session(s) are logged in.",
-  "dashboard.coming": "Income, monitoring clients and what needs attention will show here.",
 
   "audit.title": "Audit log",
   "audit.intro": "Every action taken in the console or on the command line: who, when, from where, what changed.",

@@ -74,8 +74,6 @@ export const zh = {
   "dashboard.welcome": "欢迎，{name}",
   "dashboard.this_login": "本次登录于",
   "dashboard.from_ip": "来自 {ip}",
-  "dashboard.sessions": "当前有 {n} 个会话处于登录状态。",
-  "dashboard.coming": "收入统计、监控端状态和待处理事项将显示在这里。",
 
   "audit.title": "审计日志",
   "audit.intro": "控制台和命令行中每一次操作的记录：谁、何时、从哪里、改了什么。",
