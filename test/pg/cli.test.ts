@@ -67,6 +67,11 @@ if (!availability.run) {
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
       }
+      // A reading command that would audit (the secret's reveal) is refused by the store's sub-port, before the reveal.
+      const reveal = xpay(["--db", url, "merchant", "show", "1001", "--show-secret"]);
+      expect(reveal.code).toBe(1);
+      expect(reveal.err).toContain("not supported on PostgreSQL yet: the operator console and its audit log (store.admin.appendAudit)");
+      expect(reveal.out + reveal.err).not.toContain("secret-1001");
       const dev = xpay(["--db", url, "dev", "--port", "0"]);
       expect(dev.err).toContain("not supported on PostgreSQL yet: xpay dev");
       const store = PostgresStore.open(url);
