@@ -6,39 +6,21 @@
 // Screenshots: artifacts/screenshots/admin-accounts-*.png, and for the operator guide
 // docs/images/console-merchants.png, console-accounts.png, console-settings.png (1280x800).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import QRCode from "qrcode";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
+import { DOCS, docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = resolve("artifacts/screenshots");
-const DOCS = resolve("docs/images");
-const dir = mkdtempSync(join(tmpdir(), "xpay-accounts-e2e-"));
-const db = join(dir, "xpay.db");
-const PASSWORD = "calm blue river 42";
+const xc = startConsole("xpay-accounts-e2e-");
+const { dir, cli, post } = xc;
 const QR_TEXT = "wxp://f2f0Qm7dE2eTestCollectionCode";
-let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
 let browser: Browser;
 let desktop: BrowserContext;
 let base = "";
 
-const cli = (args: string[], stdin?: string) => {
-  const p = Bun.spawnSync([process.execPath, resolve("src/cli/main.ts"), "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" }, stdin: stdin ? new TextEncoder().encode(stdin) : undefined });
-  if (p.exitCode !== 0) throw new Error(`xpay ${args.join(" ")}: ${p.stderr.toString()}`);
-  return p.stdout.toString();
-};
-
-async function post(path: string, body: Record<string, string>) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: Record<string, string> };
-}
-
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  mkdirSync(DOCS, { recursive: true });
   cli(["migrate"]);
   cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   cli(["merchant", "add", "--name", "示例商城", "--pid", "1001", "--secret", SECRET]);
@@ -49,21 +31,7 @@ beforeAll(async () => {
   cli(["channel", "add", "--pid", "1002", "--pay-type", "qqpay", "--code", "qq_1002", "--name", "QQ钱包 备用", "--qrcode", "https://i.qianbao.qq.com/wallet/sqrcode.htm?m=1", "--day", "100000"]);
   cli(["channel", "disable", "3"]);
   cli(["settings", "set", "public_rate_limit", "0"]);
-  server = Bun.spawn([process.execPath, resolve("src/cli/main.ts"), "--db", db, "serve", "--port", "0", "--log-format", "json"], {
-    env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore",
-  });
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!base) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`serve ended: ${out}`);
-    out += new TextDecoder().decode(r.value);
-    for (const line of out.split("\n").filter((l) => l.startsWith("{"))) {
-      const e = JSON.parse(line);
-      if (e.event === "listening") base = e.url;
-    }
-  }
-  void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()); })(); // keep the pipe drained
+  ({ base } = await xc.serve());
   // Today's payments on the Alipay account through the routes: create, then the phone's report.
   for (const money of ["38.00", "66.60", "58.80"]) {
     const created = await post("/xpay/order/create", nativeCreate({ money, pay_type: "alipay" }));
@@ -73,40 +41,21 @@ beforeAll(async () => {
     expect(paid.data.outcome).toBe("matched");
   }
   writeFileSync(join(dir, "collection-code.png"), await QRCode.toBuffer(QR_TEXT, { type: "png", width: 480, margin: 3 }));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await xc.launch();
   desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-CN" });
   const { page } = await openPage();
-  await page.goto(`${base}/admin/login`);
-  await page.fill("#f-user", "admin");
-  await page.fill("#f-password", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${base}/admin`);
+  await login(page, base);
   await page.close();
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await xc.stop();
   console.log(`screenshots: ${SHOTS}/admin-accounts-*.png, ${DOCS}/console-{merchants,accounts,settings}.png`);
 });
 
 /** A page that records console errors (CSP refusals included), page errors and answers >= 400. */
-async function openPage(context = desktop): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && problems.push(`${r.status()} ${new URL(r.url()).pathname}`));
-  return { page, problems };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `admin-accounts-${name}.png`), fullPage: true });
-const docShot = (page: Page, name: string) => page.screenshot({ path: join(DOCS, `console-${name}.png`) });
+const openPage = (context = desktop) => watchedPage(context);
+const shot = shots("admin-accounts");
 const rowOf = (page: Page, id: number) => page.locator(`#accounts-table tr[data-account="${id}"]`);
 
 describe("accounts, merchants and settings in chromium", () => {

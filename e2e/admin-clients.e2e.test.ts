@@ -9,36 +9,18 @@
 // docs/images/console-clients.png, console-client.png, console-client-setup.png, console-slots.png.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assetUrl } from "../src/admin/assets.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
+import { DOCS, docShot, login as loginAt, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = resolve("artifacts/screenshots");
-const DOCS = resolve("docs/images");
-const dir = mkdtempSync(join(tmpdir(), "xpay-clients-e2e-"));
-const db = join(dir, "xpay.db");
-const PASSWORD = "calm blue river 42";
+const xc = startConsole("xpay-clients-e2e-");
+const { db, cli, post } = xc;
 const VMQ_KEY = "4b5a3c2d1e0f9a8b7c6d5e4f3a2b1c0d";
 const PHONE = "Xiaomi 13 收款机";
-let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
 let browser: Browser;
 let base = "";
 const now = () => Math.floor(Date.now() / 1000);
-
-const cli = (args: string[], stdin?: string) => {
-  const p = Bun.spawnSync([process.execPath, resolve("src/cli/main.ts"), "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" }, stdin: stdin ? new TextEncoder().encode(stdin) : undefined });
-  if (p.exitCode !== 0) throw new Error(`xpay ${args.join(" ")}: ${p.stderr.toString()}`);
-  return p.stdout.toString();
-};
-
-async function post(path: string, body: Record<string, string>) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: Record<string, string> };
-}
 const beat = (name: string) => fetch(`${base}/api/report/1001/heart?${new URLSearchParams(signed({ client_name: name, channel_id: 1, timestamp: now() }, SECRET))}`);
 /** A forwarded Alipay notification, as SmsForwarder sends it (receive_time: the phone's wall clock, China time). */
 function notification(msg: string, title = "收钱码收款", receivedAt = now()) {
@@ -48,8 +30,6 @@ function notification(msg: string, title = "收钱码收款", receivedAt = now()
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  mkdirSync(DOCS, { recursive: true });
   cli(["migrate"]);
   cli(["merchant", "add", "--name", "示例商城", "--pid", "1001", "--secret", SECRET]);
   cli(["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "alipay_main", "--name", "支付宝 店铺码", "--qrcode", "https://qr.alipay.com/fkx0001"]);
@@ -69,58 +49,26 @@ beforeAll(async () => {
   stretch.run(phone, t - 26 * 3600, t - 15 * 3600, 1320);
   stretch.run(phone, t - 15 * 3600 + 1500, t - 6 * 3600, 1030);
   raw.close();
-  server = Bun.spawn([process.execPath, resolve("src/cli/main.ts"), "--db", db, "serve", "--port", "0", "--base-url", "https://pay.example.com", "--log-format", "json"], {
-    env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore",
-  });
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!base) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`serve ended: ${out}`);
-    out += new TextDecoder().decode(r.value);
-    for (const line of out.split("\n").filter((l) => l.startsWith("{"))) {
-      const e = JSON.parse(line);
-      if (e.event === "listening") base = e.url;
-    }
-  }
-  void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()); })(); // keep the pipe drained
+  ({ base } = await xc.serve(["--base-url", "https://pay.example.com"]));
   // The phone comes back (a new stretch after the silence), and a chat that quotes a payment arrives.
   expect((await beat(PHONE)).status).toBe(200);
   expect((await notification("好友说：我刚给你转了12.00元", "张三")).code).toBe(200);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await xc.launch();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await xc.stop();
   console.log(`screenshots: ${SHOTS}/admin-clients-*.png, ${DOCS}/console-clients.png, console-client.png, console-client-setup.png, console-slots.png`);
 });
 
-async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && problems.push(`${r.status()} ${new URL(r.url()).pathname}`));
-  page.on("dialog", (d) => void d.accept()); // hx-confirm of the reveal buttons
-  return { page, problems };
+async function openPage(context: BrowserContext) {
+  const watched = await watchedPage(context);
+  watched.page.on("dialog", (d) => void d.accept()); // hx-confirm of the reveal buttons
+  return watched;
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `admin-clients-${name}.png`), fullPage: true });
-const docShot = (page: Page, name: string) => page.screenshot({ path: join(DOCS, `console-${name}.png`) });
-
-async function login(page: Page) {
-  await page.goto(`${base}/admin/login`);
-  await page.fill("#f-user", "admin");
-  await page.fill("#f-password", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${base}/admin`);
-}
+const shot = shots("admin-clients");
+const login = (page: Page) => loginAt(page, base);
 
 describe("monitoring clients in chromium", () => {
   let desktop: BrowserContext;

@@ -7,36 +7,19 @@
 // one for the operator guide, docs/images/console-dashboard.png (1280x800).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { resolve } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
+import { login as loginAt, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = resolve("artifacts/screenshots");
 const DOC_SHOT = resolve("docs/images/console-dashboard.png");
-const dir = mkdtempSync(join(tmpdir(), "xpay-dash-e2e-"));
-const db = join(dir, "xpay.db");
-const PASSWORD = "calm blue river 42";
-let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
+const xc = startConsole("xpay-dash-e2e-");
+const { db, cli, post } = xc;
 let browser: Browser;
 let base = "";
 
-const cli = (args: string[], stdin?: string) => {
-  const p = Bun.spawnSync([process.execPath, resolve("src/cli/main.ts"), "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" }, stdin: stdin ? new TextEncoder().encode(stdin) : undefined });
-  if (p.exitCode !== 0) throw new Error(`xpay ${args.join(" ")}: ${p.stderr.toString()}`);
-  return p.stdout.toString();
-};
-
-async function post(path: string, body: Record<string, string>) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: Record<string, string> };
-}
-
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   const now = Math.floor(Date.now() / 1000);
   // History: 3 000 orders over 30 days, two merchants (1001 has the test secret), three accounts.
   await seedOrders(db, { orders: 3000, days: 30, merchants: 2, accounts: 3, now: now - 3600 });
@@ -48,21 +31,7 @@ beforeAll(async () => {
   raw.close();
   cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   cli(["settings", "set", "public_rate_limit", "0"]);
-  server = Bun.spawn([process.execPath, resolve("src/cli/main.ts"), "--db", db, "serve", "--port", "0", "--log-format", "json"], {
-    env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore",
-  });
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!base) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`serve ended: ${out}`);
-    out += new TextDecoder().decode(r.value);
-    for (const line of out.split("\n").filter((l) => l.startsWith("{"))) {
-      const e = JSON.parse(line);
-      if (e.event === "listening") base = e.url;
-    }
-  }
-  void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()); })(); // keep the pipe drained
+  ({ base } = await xc.serve());
   // Today's payments through the routes: create, then the phone's amount report for each.
   for (const money of ["12.00", "30.00", "88.80", "5.20"]) {
     const created = await post("/xpay/order/create", nativeCreate({ money, pay_type: "alipay" }));
@@ -76,39 +45,16 @@ beforeAll(async () => {
   cli(["channel", "edit", "1", "--day", String(Math.ceil(today.paid_cents / 0.88))]);
   const beat = await fetch(`${base}/api/report/1001/heart?${new URLSearchParams(signed({ client_name: "Xiaomi 13 收款机", channel_id: 1, timestamp: Math.floor(Date.now() / 1000) }, SECRET))}`);
   expect(beat.status).toBe(200);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await xc.launch();
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await xc.stop();
   console.log(`screenshots: ${SHOTS}/admin-dashboard-*.png, ${DOC_SHOT}`);
 });
 
-async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  // "Failed to load resource" names no URL; the response handler below records which one (the favicon's 404 is fine).
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && problems.push(`${r.status()} ${new URL(r.url()).pathname}`));
-  return { page, problems };
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `admin-dashboard-${name}.png`), fullPage: true });
-
-async function login(page: Page) {
-  await page.goto(`${base}/admin/login`);
-  await page.fill("#f-user", "admin");
-  await page.fill("#f-password", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${base}/admin`);
-}
+const shot = shots("admin-dashboard");
+const login = (page: Page) => loginAt(page, base);
 
 /** Width and height of each chart's uPlot canvas (0 when it is missing). */
 const canvases = (page: Page) =>

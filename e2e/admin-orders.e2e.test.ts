@@ -6,21 +6,14 @@
 // notification sent again from the order's page, arriving a second time. Screenshots go to
 // artifacts/screenshots/admin-orders-*.png and docs/images/console-{orders,order,reports}.png.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
 import { type Receiver, startReceiver } from "../test/notify/receiver.ts";
+import { DOCS, docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = resolve("artifacts/screenshots");
-const DOCS = resolve("docs/images");
-const dir = mkdtempSync(join(tmpdir(), "xpay-orders-e2e-"));
-const db = join(dir, "xpay.db");
-const PASSWORD = "calm blue river 42";
-let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
+const xc = startConsole("xpay-orders-e2e-");
+const { db, cli } = xc;
 let browser: Browser;
 let desktop: BrowserContext;
 let rx: Receiver;
@@ -28,16 +21,8 @@ let base = "";
 let shortPaid = ""; // the order whose payer paid 0.01 less
 let reportId = 0;
 
-const cli = (args: string[], stdin?: string) => {
-  const p = Bun.spawnSync([process.execPath, resolve("src/cli/main.ts"), "--db", db, ...args], { env: { ...process.env, NO_COLOR: "1" }, stdin: stdin ? new TextEncoder().encode(stdin) : undefined });
-  if (p.exitCode !== 0) throw new Error(`xpay ${args.join(" ")}: ${p.stderr.toString()}`);
-  return p.stdout.toString();
-};
-
-async function post(path: string, body: Record<string, string | number>) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: { trade_no?: string; outcome?: string; report_id: number } };
-}
+const post = (path: string, body: Record<string, string | number>) =>
+  xc.post<{ code: number; data: { trade_no?: string; outcome?: string; report_id: number } }>(path, body);
 const now = () => Math.floor(Date.now() / 1000);
 const create = async (o: Record<string, string>) => {
   const r = await post("/xpay/order/create", nativeCreate({ notify_url: rx.url, ...o }));
@@ -46,7 +31,6 @@ const create = async (o: Record<string, string>) => {
 const pay = (cents: number, payType = "alipay") => post("/api/report/1001/pc", signed({ amount: cents, pay_type: payType, channel_code: "main", timestamp: now() }, SECRET));
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   rx = startReceiver(["success"]);
   const gw = openGateway({ db, baseUrl: "http://127.0.0.1:1" });
   await gw.store.addMerchant({ pid: 1001, name: "示例商城", secret: SECRET, now: now() });
@@ -56,21 +40,7 @@ beforeAll(async () => {
   gw.store.close();
   cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   cli(["settings", "set", "public_rate_limit", "0"]);
-  server = Bun.spawn([process.execPath, resolve("src/cli/main.ts"), "--db", db, "serve", "--port", "0", "--log-format", "json"], {
-    env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore",
-  });
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!base) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`serve ended: ${out}`);
-    out += new TextDecoder().decode(r.value);
-    for (const line of out.split("\n").filter((l) => l.startsWith("{"))) {
-      const e = JSON.parse(line);
-      if (e.event === "listening") base = e.url;
-    }
-  }
-  void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()); })(); // keep the pipe drained
+  ({ base } = await xc.serve());
   // A shop's afternoon: paid orders, some still open, one closed, one that could not be created.
   const names = ["年度会员", "月卡 VIP", "电子书《深入 SQLite》", "<script>alert(1)</script>", "咖啡豆 500g", "云盘扩容 1TB"];
   for (const [i, money] of ["12.00", "30.00", "88.80", "5.20", "199.00", "19.90"].entries()) {
@@ -89,42 +59,23 @@ beforeAll(async () => {
   await pay(4242); // money nobody ordered
   await fetch(`${base}/api/report/1001/heart?${new URLSearchParams(signed({ client_name: "Xiaomi 13 收款机", channel_id: 1, timestamp: now() }, SECRET))}`);
   await rx.waitFor(6, 15_000); // the worker has notified the six paid orders
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await xc.launch();
   desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "zh-CN" });
   const page = await desktop.newPage();
-  await page.goto(`${base}/admin/login`);
-  await page.fill("#f-user", "admin");
-  await page.fill("#f-password", PASSWORD);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${base}/admin`);
+  await login(page, base);
   await page.close();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
   rx?.stop();
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await xc.stop();
   console.log(`screenshots: ${SHOTS}/admin-orders-*.png, ${DOCS}/console-{orders,order,reports}.png`);
 });
 
 /** A page that records console errors (CSP refusals included) and every answer of 400 and above. */
-async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[]; refusals: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const refusals: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && refusals.push(`${r.status()} ${new URL(r.url()).pathname}`));
-  return { page, problems, refusals };
-}
+const openPage = (context: BrowserContext) => watchedPage(context, true);
 
-const shot = (page: Page, name: string, full = true) => page.screenshot({ path: join(SHOTS, `admin-orders-${name}.png`), fullPage: full });
-const docShot = (page: Page, name: string) => page.screenshot({ path: join(DOCS, `console-${name}.png`) });
+const shot = shots("admin-orders");
 const rows = (page: Page, table: string) => page.locator(`${table} tbody tr[data-trade-no], ${table} tbody tr[data-report]`).count();
 
 describe("orders and reports in chromium", () => {

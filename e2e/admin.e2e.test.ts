@@ -5,50 +5,21 @@
 // artifacts/screenshots/admin-*.png (CI keeps them); any console error, CSP refusal or failed
 // request fails the test.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
+import { login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = resolve("artifacts/screenshots");
-const dir = mkdtempSync(join(tmpdir(), "xpay-admin-e2e-"));
-const PASSWORD = "calm blue river 42";
-let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
+const xc = startConsole("xpay-admin-e2e-");
 let browser: Browser;
 let base = "";
 let setupLink = "";
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = Bun.spawn([process.execPath, resolve("src/cli/main.ts"), "--db", join(dir, "xpay.db"), "serve", "--port", "0", "--log-format", "json"], {
-    env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe", stdin: "ignore",
-  });
-  // The setup link comes right after the listening line; both are JSON lines on stdout.
-  const reader = server.stdout.getReader();
-  let out = "";
-  while (!setupLink) {
-    const r = await reader.read();
-    if (r.done) throw new Error(`serve ended: ${out}`);
-    out += new TextDecoder().decode(r.value);
-    for (const line of out.split("\n").filter((l) => l.startsWith("{"))) {
-      const e = JSON.parse(line);
-      if (e.event === "listening") base = e.url;
-      if (e.event === "admin.setup_link") setupLink = e.url;
-    }
-  }
-  void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()); })(); // keep the pipe drained
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ base, setupLink } = await xc.serve([], { setupLink: true }));
+  browser = await xc.launch();
 }, 30_000);
 
 afterAll(async () => {
-  await browser?.close();
-  server?.kill("SIGTERM");
-  await server?.exited;
-  rmSync(dir, { recursive: true, force: true });
+  await xc.stop();
   console.log(`screenshots: ${SHOTS}/admin-*.png`);
 });
 
@@ -56,18 +27,9 @@ afterAll(async () => {
  * A page that records every console error or warning (CSP refusals included) and page error in
  * `problems`, and every answer of 400 and above in `refusals` (the tests say which they expect).
  */
-async function openPage(context: BrowserContext): Promise<{ page: Page; problems: string[]; refusals: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const refusals: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  // "Failed to load resource" names no URL; the response handler below records which one.
-  page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && refusals.push(`${r.status()} ${new URL(r.url()).pathname}`));
-  return { page, problems, refusals };
-}
+const openPage = (context: BrowserContext) => watchedPage(context, true);
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `admin-${name}.png`), fullPage: true });
+const shot = shots("admin");
 
 describe("operator console in chromium", () => {
   let desktop: BrowserContext;
@@ -129,11 +91,7 @@ describe("operator console in chromium", () => {
   test("sessions: another browser's session revoked in place (htmx under the CSP); the password form's inline error", async () => {
     const other = await browser.newContext({ viewport: { width: 1280, height: 800 }, userAgent: "Other browser (e2e)" });
     const second = await openPage(other);
-    await second.page.goto(`${base}/admin/login`);
-    await second.page.fill("#f-user", "admin");
-    await second.page.fill("#f-password", PASSWORD);
-    await second.page.click("button[type=submit]");
-    await second.page.waitForURL(`${base}/admin`);
+    await login(second.page, base);
 
     const { page, problems, refusals } = await openPage(desktop);
     await page.goto(`${base}/admin/sessions`);

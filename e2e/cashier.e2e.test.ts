@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { ManualClock } from "../src/core/clock.ts";
 import { createOrder } from "../src/core/create-order.ts";
 import type { Gateway } from "../src/core/gateway.ts";
@@ -13,8 +13,8 @@ import { md5Sign } from "../src/protocols/signing.ts";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
+import { launchChromium } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const dir = mkdtempSync(join(tmpdir(), "xpay-e2e-"));
 const clock = new ManualClock();
 let gw: Gateway;
@@ -33,11 +33,7 @@ beforeAll(async () => {
   await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: clock.now() });
   await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: clock.now() });
   await gw.store.setSetting("pay_payed_wait_time", "1");
-  // No --user-data-dir: playwright refuses it and gives every launch a fresh temporary profile anyway.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { ROOT, startDev, startHooks, type DevProcess, type HookServer } from "../test/dev/dev-process.ts";
 import { md5Rule, paramsOf } from "../test/dev/verify.ts";
+import { launchChromium } from "./support.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = join(ROOT, "artifacts", "screenshots");
 let dev: DevProcess;
 let hooks: HookServer;
@@ -19,10 +19,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   hooks = startHooks();
   dev = await startDev(["dev", "--port", "0"]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
