@@ -3,6 +3,7 @@
 // check the family's acknowledgement, and record the attempt with the next retry time.
 import { withQuery } from "../families.ts";
 import type { Gateway } from "../gateway.ts";
+import { readCapped } from "../read-capped.ts";
 import type { AttemptOutcome, Notification } from "../store.ts";
 import { firstBytes, nextRetryAt } from "./schedule.ts";
 import { blockPrivateOn, type Lookup, pinTarget } from "./target.ts";
@@ -16,24 +17,6 @@ export interface DeliveryOptions {
   lookup?: Lookup;
   /** Seconds between attempts (default RETRY_DELAYS_S); `xpay dev` compresses them. */
   retryDelaysS?: readonly number[];
-}
-
-/** A merchant endpoint that streams forever must not exhaust memory: read at most this much. */
-const MAX_READ = 64 * 1024;
-
-async function readCapped(res: Response): Promise<Uint8Array> {
-  if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < MAX_READ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  return Buffer.concat(chunks).subarray(0, MAX_READ);
 }
 
 interface Sent {

@@ -2,34 +2,19 @@
 // deadline, read at most 64 KiB of the answer, and judge it by the vendor's own success flag. A
 // channel that refuses connections fails at once; one that hangs fails at the deadline. Secrets
 // (tokens, sign keys, passwords) are scrubbed from whatever is kept of the answer or the error.
+import { readCapped } from "../../read-capped.ts";
 import type { AlertAttempt, AlertChannel } from "../store.ts";
 import type { AlertMessage } from "../types.ts";
 import { CHANNEL_KINDS, secretsOf } from "./index.ts";
 
 /** Per attempt; also caps a lookup, the TLS handshake and the SMTP dialogue. */
 export const ALERT_TIMEOUT_MS = 10_000;
-const MAX_READ = 64 * 1024;
 
 export interface SendOptions {
   nowMs: number;
   timeoutMs?: number;
   /** Tests inject a fetch; the default is the global one. */
   fetch?: typeof fetch;
-}
-
-async function readCapped(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < MAX_READ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks).subarray(0, MAX_READ));
 }
 
 /** Replaces every secret (and its URL-encoded form) with ***. */
@@ -49,7 +34,7 @@ async function sendHttp(ch: AlertChannel, m: AlertMessage, o: SendOptions, timeo
   const req = kind.request!(ch.config, m, o.nowMs);
   try {
     const res = await (o.fetch ?? fetch)(req.url, { method: req.method, headers: req.headers, body: req.body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-    const answer = await readCapped(res);
+    const answer = new TextDecoder("utf-8", { fatal: false }).decode(await readCapped(res));
     const vendor = kind.answer ? kind.answer(answer) : { ok: true, error: "" };
     const ok2xx = res.status >= 200 && res.status < 300;
     const error = ok2xx ? vendor.error : `HTTP ${res.status}${vendor.error && !vendor.error.startsWith("answer is not") ? `: ${vendor.error}` : ""}`;
