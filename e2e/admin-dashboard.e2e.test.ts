@@ -7,13 +7,11 @@
 // one for the operator guide, docs/images/console-dashboard.png (1280x800).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { login as loginAt, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { docShot, login as loginAt, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
-const DOC_SHOT = resolve("docs/images/console-dashboard.png");
 const xc = startConsole("xpay-dash-e2e-");
 const { db, cli, post } = xc;
 let browser: Browser;
@@ -50,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await xc.stop();
-  console.log(`screenshots: ${SHOTS}/admin-dashboard-*.png, ${DOC_SHOT}`);
+  console.log(`screenshots: ${SHOTS}/admin-dashboard-*.png, ${SHOTS}/console-dashboard.png (docs/images/ with XPAY_DOC_SHOTS=1)`);
 });
 
 const shot = shots("admin-dashboard");
@@ -104,7 +102,7 @@ describe("dashboard in chromium", () => {
     expect(await page.textContent("#chart-days .u-legend")).toContain(stats.rows.at(-1).key);
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: DOC_SHOT });
+    await docShot(page, "dashboard");
     await shot(page, "zh");
     await page.click("#chart-hours summary");
     expect(await page.isVisible("#chart-hours .dash-data table")).toBe(true);

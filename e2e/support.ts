@@ -39,7 +39,6 @@ export interface ConsoleFixture {
 
 export function startConsole(prefix: string): ConsoleFixture {
   mkdirSync(SHOTS, { recursive: true });
-  mkdirSync(DOCS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const db = join(dir, "xpay.db");
   const env = { ...process.env, NO_COLOR: "1" };
@@ -119,5 +118,11 @@ export async function openPage(context: BrowserContext, split = false): Promise<
 export const shots = (prefix: string) => (page: Page, name: string, full = true) =>
   page.screenshot({ path: join(SHOTS, `${prefix}-${name}.png`), fullPage: full });
 
-/** The operator guide's pictures: docs/images/console-NAME.png, the first screen only. */
-export const docShot = (page: Page, name: string) => page.screenshot({ path: join(DOCS, `console-${name}.png`) });
+/**
+ * The operator guide's pictures, console-NAME.png, the first screen only: always to the CI artifacts; to docs/images (committed) only when
+ * asked (`XPAY_DOC_SHOTS=1 npm run test:e2e`), so a test run never leaves the work tree changed.
+ */
+export async function docShot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `console-${name}.png`) });
+  if (process.env.XPAY_DOC_SHOTS === "1") await page.screenshot({ path: join(DOCS, `console-${name}.png`) });
+}
