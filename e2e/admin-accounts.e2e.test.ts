@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import QRCode from "qrcode";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { DOCS, docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
 const xc = startConsole("xpay-accounts-e2e-");
 const { dir, cli, post } = xc;
@@ -50,7 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await xc.stop();
-  console.log(`screenshots: ${SHOTS}/admin-accounts-*.png, ${DOCS}/console-{merchants,accounts,settings}.png`);
+  console.log(`screenshots: ${SHOTS}/admin-accounts-*.png, ${SHOTS}/console-{merchants,accounts,settings}.png`);
 });
 
 /** A page that records console errors (CSP refusals included), page errors and answers >= 400. */

@@ -12,7 +12,7 @@ import { Database } from "bun:sqlite";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assetUrl } from "../src/admin/assets.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { DOCS, docShot, login as loginAt, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { docShot, login as loginAt, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
 const xc = startConsole("xpay-clients-e2e-");
 const { db, cli, post } = xc;
@@ -58,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await xc.stop();
-  console.log(`screenshots: ${SHOTS}/admin-clients-*.png, ${DOCS}/console-clients.png, console-client.png, console-client-setup.png, console-slots.png`);
+  console.log(`screenshots: ${SHOTS}/admin-clients-*.png, ${SHOTS}/console-clients.png, console-client.png, console-client-setup.png, console-slots.png`);
 });
 
 async function openPage(context: BrowserContext) {

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
 import { type Receiver, startReceiver } from "../test/notify/receiver.ts";
-import { DOCS, docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { docShot, login, openPage as watchedPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
 
 const xc = startConsole("xpay-orders-e2e-");
 const { db, cli } = xc;
@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   rx?.stop();
   await xc.stop();
-  console.log(`screenshots: ${SHOTS}/admin-orders-*.png, ${DOCS}/console-{orders,order,reports}.png`);
+  console.log(`screenshots: ${SHOTS}/admin-orders-*.png, ${SHOTS}/console-{orders,order,reports}.png`);
 });
 
 /** A page that records console errors (CSP refusals included) and every answer of 400 and above. */
