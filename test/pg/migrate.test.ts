@@ -30,9 +30,9 @@ if (!availability.run) {
       const url = await cluster.createDatabase("together");
       const stores = [PostgresStore.open(url), PostgresStore.open(url), PostgresStore.open(url)];
       const ready = await Promise.all(stores.map((s) => s.ready));
-      expect(ready.map((r) => r.version)).toEqual([7, 7, 7]);
+      expect(ready.map((r) => r.version)).toEqual([14, 14, 14]);
       const sql = new SQL(url, { max: 1 });
-      expect((await sql`SELECT version FROM xpay_migrations ORDER BY version`).map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect((await sql`SELECT version FROM xpay_migrations ORDER BY version`).map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
       await sql.close();
       await Promise.all(stores.map((s) => s.end()));
     });
@@ -55,6 +55,27 @@ if (!availability.run) {
       expect(pgRows.map((r) => `${r.table_name}.${r.column_name}`).sort()).toEqual(liteRows.sort());
     });
 
+    test("the named indexes are SQLite's at the same version (partial ones included)", async () => {
+      const url = await cluster.createDatabase("indexes");
+      const store = PostgresStore.open(url);
+      await store.ready;
+      await store.end();
+      const sql = new SQL(url, { max: 1 });
+      // Constraint indexes (primary keys, UNIQUE) are named by each engine its own way; operators_name
+      // stands in for SQLite's UNIQUE COLLATE NOCASE column (PostgreSQL has no NOCASE).
+      const pg = (await sql`
+        SELECT indexname AS name, indexdef AS def FROM pg_indexes
+        WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key' AND indexname <> 'operators_name'`) as { name: string; def: string }[];
+      await sql.close();
+      const sqlite = new Database(":memory:");
+      migrate(sqlite, MIGRATIONS.slice(0, PG_MIGRATIONS.length));
+      const lite = sqlite.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+      sqlite.close();
+      expect(pg.map((i) => i.name).sort()).toEqual(lite.map((i) => i.name).sort());
+      const partial = (defs: { name: string; def?: string; sql?: string }[]) => defs.filter((i) => /\bWHERE\b/i.test(i.def ?? i.sql ?? "")).map((i) => i.name).sort();
+      expect(partial(pg)).toEqual(partial(lite));
+    });
+
     test("a reader on an older schema refuses and writes nothing", async () => {
       const url = await cluster.createDatabase("older");
       const sql = new SQL(url, { max: 1 });
@@ -62,7 +83,7 @@ if (!availability.run) {
       await sql`CREATE TABLE xpay_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
       await sql`INSERT INTO xpay_migrations VALUES (1, 'init', 0)`;
       const reader = PostgresStore.open(url, { access: "read" });
-      await expect(reader.listMerchants()).rejects.toThrow("schema version 1, older than this xpay (7); run `xpay migrate`");
+      await expect(reader.listMerchants()).rejects.toThrow("schema version 1, older than this xpay (14); run `xpay migrate`");
       await reader.end();
       expect((await sql`SELECT count(*) AS n FROM xpay_migrations`)[0].n).toBe("1");
       await sql.close();

@@ -5,12 +5,19 @@ import paidSlots from "./004_paid_slots.ts";
 import reportBounds from "./005_report_bounds.ts";
 import vmqClients from "./006_vmq_clients.ts";
 import vmqAccounts from "./007_vmq_accounts.ts";
+import operatorConsole from "./008_console.ts";
+import alerts from "./009_alerts.ts";
+import statsRules from "./010_stats_rules.ts";
+import consoleBrowse from "./011_console_browse.ts";
+import auditTarget from "./012_audit_target.ts";
+import clientHistory from "./013_client_history.ts";
+import notificationsUndelivered from "./014_notifications_undelivered.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
  * PostgreSQL's migrations, numbered as SQLite's (src/store/migrations): version N here holds the
  * schema of version N there, so `xpay migrate` and the downgrade guard read the same numbers.
- * Versions 8 and later are not written yet (see ../README.md). Append only, sorted.
+ * Append only, sorted.
  */
 export const PG_MIGRATIONS: Migration[] = [
   { version: 1, name: "init", sql: init },
@@ -20,4 +27,11 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 5, name: "report_bounds", sql: reportBounds },
   { version: 6, name: "vmq_clients", sql: vmqClients },
   { version: 7, name: "vmq_accounts", sql: vmqAccounts },
+  { version: 8, name: "console", sql: operatorConsole },
+  { version: 9, name: "alerts", sql: alerts },
+  { version: 10, name: "stats_rules", sql: statsRules },
+  { version: 11, name: "console_browse", sql: consoleBrowse },
+  { version: 12, name: "audit_target", sql: auditTarget },
+  { version: 13, name: "client_history", sql: clientHistory },
+  { version: 14, name: "notifications_undelivered", sql: notificationsUndelivered },
 ];
