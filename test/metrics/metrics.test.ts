@@ -91,8 +91,10 @@ describe("access", () => {
     const h = withHarness({ trustProxy: 1 });
     expect((await scrapeApp(h, { "x-forwarded-for": "203.0.113.9" })).status).toBe(403);
     expect((await scrapeApp(h, { "x-forwarded-for": "127.0.0.1, 203.0.113.9" })).status).toBe(403); // the left entry is the client's word
-    expect((await scrapeApp(h, { "x-forwarded-for": "127.0.0.1" })).status).toBe(200);
-    expect((await scrapeApp(h, { "x-forwarded-for": "::1" })).status).toBe(200);
+    // No loopback socket here (app.handle): a forwarded 127.0.0.1 alone opens nothing (issue 17
+    // review); the loopback socket with a loopback client is test/security/console-metrics.test.ts.
+    expect((await scrapeApp(h, { "x-forwarded-for": "127.0.0.1" })).status).toBe(403);
+    expect((await scrapeApp(h, { "x-forwarded-for": "::1" })).status).toBe(403);
   });
 
   test("with metrics_token: a bearer token from anywhere, compared whole", async () => {

@@ -5,13 +5,14 @@
 // - no token: loopback peers only (127.0.0.0/8, ::1), judged by the address the --trust-proxy
 //   rule gives; without --trust-proxy a request that carries forwarding headers came through a
 //   local proxy from somewhere else, and is refused too (nginx on the same box connects from
-//   127.0.0.1 for every visitor).
+//   127.0.0.1 for every visitor). The socket peer must be loopback as well: behind --trust-proxy
+//   X-Forwarded-For is whatever a stranger who reaches the port directly wrote ("127.0.0.1").
 // The counters say how much money moves and which merchants' endpoints fail: never public.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import type { Gateway } from "../../core/gateway.ts";
 import { noMetrics } from "../../core/metrics.ts";
-import { json, peerIp } from "../../protocols/http.ts";
+import { json, peerIp, socketIp } from "../../protocols/http.ts";
 import { installMetrics, metricsOf } from "./registry.ts";
 
 type Server = Parameters<typeof peerIp>[1];
@@ -39,7 +40,7 @@ export function metricsRefusal(gw: Gateway, request: Request, server: Server, to
   if (gw.proxyHops === 0 && FORWARDING.some((h) => request.headers.has(h))) {
     return { status: 403, message: "/metrics answers loopback clients only, and this request came through a proxy: set metrics_token, or run xpay serve --trust-proxy" };
   }
-  if (!isLoopback(peerIp(request, server, gw.proxyHops))) return { status: 403, message: "/metrics answers loopback clients only; set metrics_token to scrape it from another machine" };
+  if (!isLoopback(socketIp(request, server)) || !isLoopback(peerIp(request, server, gw.proxyHops))) return { status: 403, message: "/metrics answers loopback clients only; set metrics_token to scrape it from another machine" };
   return null;
 }
 
