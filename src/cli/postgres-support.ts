@@ -23,8 +23,6 @@ export const NOT_ON_POSTGRES: Readonly<Record<string, string>> = {
   stats: "income stats",
   "rules list": "operator message rules", "rules add": "operator message rules", "rules test": "operator message rules",
   "rules remove": "operator message rules", "rules unparsed": "operator message rules",
-  "admin add": "operators", "admin passwd": "operators", "admin list": "operators", "admin remove": "operators",
-  "admin sessions": "operators", "admin revoke": "operators", "audit list": "the audit log",
   "alert add": "alerts", "alert list": "alerts", "alert test": "alerts", "alert remove": "alerts", "alert history": "alerts",
 };
 

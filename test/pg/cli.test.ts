@@ -67,16 +67,32 @@ if (!availability.run) {
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
       }
-      // A reading command that would audit (the secret's reveal) is refused by the store's sub-port, before the reveal.
-      const reveal = xpay(["--db", url, "merchant", "show", "1001", "--show-secret"]);
-      expect(reveal.code).toBe(1);
-      expect(reveal.err).toContain("not supported on PostgreSQL yet: the operator console and its audit log (store.admin.appendAudit)");
-      expect(reveal.out + reveal.err).not.toContain("secret-1001");
       const dev = xpay(["--db", url, "dev", "--port", "0"]);
       expect(dev.err).toContain("not supported on PostgreSQL yet: xpay dev");
       const store = PostgresStore.open(url);
       expect((await store.listMerchants()).length).toBe(1);
       await store.end();
+    });
+
+    test("operators and the audit log: admin add|list|passwd|sessions|revoke|remove, audit list, an audited reveal", () => {
+      const run = (args: string[], stdin?: string) => {
+        const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", "--db", url, ...args], { env: { ...process.env, NO_COLOR: "1", XPAY_DB: undefined }, stdin: stdin === undefined ? undefined : Buffer.from(stdin) });
+        return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+      };
+      expect(run(["admin", "add", "--user", "Alice", "--password-stdin"], "correct horse battery\n")).toMatchObject({ code: 0, err: "" });
+      expect(run(["admin", "add", "--user", "alice", "--password-stdin"], "another long password\n").err).toContain("exists already");
+      expect(JSON.parse(run(["admin", "list", "--json"]).out).map((o: { name: string }) => o.name)).toEqual(["Alice"]);
+      expect(run(["admin", "passwd", "--user", "ALICE", "--password-stdin"], "a new long password\n")).toMatchObject({ code: 0, err: "" });
+      expect(JSON.parse(run(["admin", "sessions", "--json"]).out)).toEqual([]);
+      expect(run(["admin", "revoke", "--user", "alice", "--all"])).toMatchObject({ code: 0, err: "" });
+      const reveal = run(["merchant", "show", "1001", "--show-secret"]);
+      expect(reveal).toMatchObject({ code: 0, err: "" });
+      expect(reveal.out).toContain("secret-1001");
+      expect(run(["admin", "remove", "--user", "alice"])).toMatchObject({ code: 0, err: "" });
+      const audit = JSON.parse(run(["audit", "list", "--user", "CLI", "--json"]).out) as { actor: string; action: string }[];
+      expect(audit.every((e) => e.actor === "cli")).toBe(true);
+      expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["operator.add", "operator.password", "operator.remove"]));
+      expect(audit.length).toBeGreaterThanOrEqual(5);
     });
 
     test("backup points to pg_dump", () => {

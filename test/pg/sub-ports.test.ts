@@ -1,5 +1,5 @@
-// Every sub-port the SQLite store has exists on the PostgreSQL store, and refuses with a line that
-// names what is missing (a sub-port added to Store later cannot be forgotten silently).
+// Every sub-port the SQLite store has exists on the PostgreSQL store: built, or refusing with a line
+// that names what is missing (a sub-port added to Store later cannot be forgotten silently).
 import { expect, test } from "bun:test";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { NotOnPostgresError } from "../../src/store/postgres/unsupported.ts";
@@ -10,13 +10,20 @@ const sqlitePorts = Object.entries(Object.getOwnPropertyDescriptors(SqliteStore.
   .map(([name]) => name)
   .sort();
 
-test("the PostgreSQL store has each of SQLite's sub-ports, and each refuses by name", async () => {
+/** Ported to PostgreSQL (their operations are in the store contract suite, test/store-contract). */
+const BUILT = ["admin"];
+
+test("the PostgreSQL store has each of SQLite's sub-ports; each not built yet refuses by name", async () => {
   expect(sqlitePorts).toContain("admin");
   const store = PostgresStore.open("postgres://nobody@127.0.0.1:1/none"); // never connects: nothing awaits it
   try {
     for (const port of sqlitePorts) {
       const sub = (store as unknown as Record<string, Record<string, () => unknown>>)[port];
       expect({ port, present: sub !== undefined }).toEqual({ port, present: true });
+      if (BUILT.includes(port)) {
+        expect(sub!.anything).toBeUndefined(); // a real adapter, not the refusing one
+        continue;
+      }
       let thrown: unknown = null;
       try {
         sub!.anything!();
@@ -27,7 +34,7 @@ test("the PostgreSQL store has each of SQLite's sub-ports, and each refuses by n
       expect((thrown as Error).message).toStartWith("not supported on PostgreSQL yet: ");
       expect((thrown as Error).message).toEndWith(`(store.${port}.anything)`);
     }
-    expect(await Promise.resolve(store.admin)).toBe(store.admin); // not a thenable
+    expect(await Promise.resolve(store.stats)).toBe(store.stats); // not a thenable
   } finally {
     await store.end();
   }

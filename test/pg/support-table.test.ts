@@ -14,9 +14,10 @@ test("every refused command exists", () => {
   expect(Object.keys(NOT_ON_POSTGRES).filter((c) => !all.has(c))).toEqual([]);
 });
 
-test("what still runs on PostgreSQL is the core's own commands", () => {
+test("what runs on PostgreSQL: the core's own commands, operators and the audit log", () => {
   const runs = commands(buildProgram().program).filter((c) => !(c in NOT_ON_POSTGRES)).sort();
   expect(runs).toEqual([
+    "admin add", "admin list", "admin passwd", "admin remove", "admin revoke", "admin sessions", "audit list",
     "backup", "channel list", "client list", "merchant list", "merchant show", "migrate", "notify list", "notify show", "order inspect",
     "settings get", "settings list", "simulate-pay",
   ]);

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";
 import type { Store } from "../../src/core/store.ts";
 import { accountsContract } from "./accounts.contract.ts";
+import { adminContract } from "./admin.contract.ts";
 import { allocationContract } from "./allocation.contract.ts";
 import { clientsContract } from "./clients.contract.ts";
 import { concurrencyContract } from "./concurrency.contract.ts";
@@ -39,5 +40,6 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     accountsContract(ctx);
     clientsContract(ctx);
     concurrencyContract(ctx);
+    adminContract(ctx);
   });
 }

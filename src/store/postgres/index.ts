@@ -5,6 +5,7 @@
 import { SQL } from "bun";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
+import { PostgresAdminStore } from "./admin.ts";
 import { assignReport } from "./assign-report.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
 import * as channels from "./channels.ts";
@@ -25,11 +26,10 @@ import * as vmq from "./vmq-clients.ts";
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000;
 
-/** What each sub-port of Store holds, for its refusal; a sub-port not listed is refused too. */
+/** The sub-ports not built here yet, with what each holds, for its refusal (the built ones are set in the constructor). */
 const SUB_PORTS: Record<string, string> = {
   stats: "income stats and the /metrics gauges",
   rules: "operator message rules",
-  admin: "the operator console and its audit log",
   browse: "the console's order and report search",
   dev: "test mode (xpay dev)",
   alerts: "operator alerts",
@@ -51,6 +51,8 @@ export class PostgresStore implements Store {
 
   private constructor(private readonly sql: SQL, ready: Promise<{ version: number; timezone: string | undefined }>) {
     for (const [port, what] of Object.entries(SUB_PORTS)) Object.defineProperty(this, port, { value: unsupported(port, what), enumerable: true });
+    const built: Partial<Pick<Store, SubPortName>> = { admin: new PostgresAdminStore(() => this.db()) };
+    for (const [port, value] of Object.entries(built)) Object.defineProperty(this, port, { value, enumerable: true });
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure
   }

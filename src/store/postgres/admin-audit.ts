@@ -1,0 +1,49 @@
+// The audit log on PostgreSQL: append, and list newest first with keyset paging (an id bound, never
+// OFFSET), as ../sqlite/admin-audit.ts. The actor filter compares lower() to lower(), which the
+// (lower(actor), id) index of migration 008 serves.
+import type { SQL } from "bun";
+import type { AuditEntry, AuditFilter, NewAuditEntry } from "../../core/admin/store.ts";
+
+type Row = Record<string, unknown>;
+
+const parse = (v: unknown): unknown => (v === null || v === undefined ? null : JSON.parse(String(v)));
+const stringify = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
+function toEntry(r: Row): AuditEntry {
+  return {
+    id: Number(r.id),
+    at: Number(r.at),
+    actor: String(r.actor),
+    action: String(r.action),
+    target: String(r.target),
+    ip: String(r.ip),
+    before: parse(r.before_json),
+    after: parse(r.after_json),
+    reason: String(r.reason),
+  };
+}
+
+export async function appendAudit(sql: SQL, e: NewAuditEntry): Promise<number> {
+  const [row] = await sql`
+    INSERT INTO audit_log (at, actor, action, target, ip, before_json, after_json, reason)
+    VALUES (${e.at}, ${e.actor}, ${e.action}, ${e.target}, ${e.ip}, ${stringify(e.before)}, ${stringify(e.after)}, ${e.reason}) RETURNING id`;
+  return Number(row.id);
+}
+
+export async function listAudit(sql: SQL, f: AuditFilter): Promise<AuditEntry[]> {
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  const arg = (v: string | number) => (args.push(v), `$${args.length}`);
+  if (f.actor !== undefined) where.push(`lower(actor) = lower(${arg(f.actor)}::text)`);
+  if (f.action !== undefined) where.push(`action = ${arg(f.action)}::text`);
+  if (f.target !== undefined) where.push(`target = ${arg(f.target)}::text`);
+  if (f.beforeId !== undefined) where.push(`id < ${arg(f.beforeId)}::bigint`);
+  if (f.afterId !== undefined) where.push(`id > ${arg(f.afterId)}::bigint`);
+  const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const limit = arg(Math.max(1, Math.min(1000, Math.trunc(f.limit) || 1)));
+  // A page above `afterId` is the `limit` entries just above it, still shown newest first.
+  const text = f.afterId !== undefined
+    ? `SELECT * FROM (SELECT * FROM audit_log ${cond} ORDER BY id ASC LIMIT ${limit}::bigint) page ORDER BY id DESC`
+    : `SELECT * FROM audit_log ${cond} ORDER BY id DESC LIMIT ${limit}::bigint`;
+  return ((await sql.unsafe(text, args)) as Row[]).map(toEntry);
+}
