@@ -62,7 +62,7 @@ if (!availability.run) {
     });
 
     test("commands not on PostgreSQL yet refuse before touching the database", async () => {
-      for (const args of [["merchant", "add", "--name", "X"], ["serve", "--port", "0"], ["settings", "set", "order_ttl", "60"], ["order", "list"], ["stats"]]) {
+      for (const args of [["report", "assign", "1", "2", "--reason", "r"], ["serve", "--port", "0"], ["alert", "list"], ["order", "list"], ["stats"]]) {
         const r = xpay(["--db", url, ...args]);
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
@@ -93,6 +93,40 @@ if (!availability.run) {
       expect(audit.every((e) => e.actor === "cli")).toBe(true);
       expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["operator.add", "operator.password", "operator.remove"]));
       expect(audit.length).toBeGreaterThanOrEqual(5);
+    });
+
+    test("the audited operator actions on the core store run, each leaving its audit entry", async () => {
+      const other = await cluster.createDatabase("audited");
+      const store = PostgresStore.open(other);
+      await merchant(store);
+      const used = await account(store, { code: "used" });
+      const now = Math.floor(Date.now() / 1000);
+      const orders = [];
+      for (const n of [1, 2]) {
+        const r = await store.createOrder(createUnit(newOrder({ outTradeNo: `A-${n}` }), { now }));
+        if (r.kind === "created") orders.push(r.order.tradeNo);
+      }
+      await store.end();
+      const run = (args: string[]) => {
+        const r = xpay(["--db", other, ...args]);
+        return { args, code: r.code, err: r.err };
+      };
+      const steps = [
+        ["merchant", "add", "--name", "Second"], ["merchant", "set", "1001", "--name", "Renamed"], ["merchant", "disable", "1001"], ["merchant", "enable", "1001"],
+        ["merchant", "rotate-secret", "1001"], ["keygen", "--pid", "1001"], ["settings", "set", "order_ttl", "600"],
+        ["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "spare", "--name", "Spare", "--qrcode", "https://qr.example/y"],
+        ["channel", "edit", String(used.id), "--name", "Main"], ["channel", "disable", String(used.id)], ["channel", "enable", String(used.id)],
+        ["order", "close", orders[0]!], ["order", "confirm", orders[1]!, "--reason", "bank statement"], ["notify", "replay", orders[1]!],
+        ["client", "add-vmq", "--pid", "1001", "--name", "phone"], ["client", "show-vmq", "phone"], ["channel", "remove", String(used.id + 1)],
+      ];
+      for (const args of steps) expect(run(args)).toEqual({ args, code: 0, err: "" });
+      const actions = (JSON.parse(xpay(["--db", other, "audit", "list", "--limit", "100", "--json"]).out) as { actor: string; action: string }[]);
+      expect(actions.every((e) => e.actor === "cli")).toBe(true);
+      expect(new Set(actions.map((e) => e.action))).toEqual(new Set([
+        "merchant.add", "merchant.edit", "merchant.disable", "merchant.enable", "merchant.rotate_secret", "merchant.keygen", "settings.set",
+        "account.add", "account.edit", "account.disable", "account.enable", "account.remove",
+        "order.close", "order.confirm", "notification.replay", "vmq_client.reveal_key",
+      ]));
     });
 
     test("backup points to pg_dump", () => {

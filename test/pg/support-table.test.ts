@@ -1,5 +1,5 @@
 // The commands refused on PostgreSQL name real commands (a typo would let one through unrefused),
-// and every command that reaches the operator console's audit log or a sub-port is in the table.
+// and every command that needs a sub-port not ported to PostgreSQL yet is in the table.
 import { expect, test } from "bun:test";
 import { NOT_ON_POSTGRES, refuseOnPostgres } from "../../src/cli/postgres-support.ts";
 import { buildProgram } from "../../src/cli/main.ts";
@@ -14,19 +14,22 @@ test("every refused command exists", () => {
   expect(Object.keys(NOT_ON_POSTGRES).filter((c) => !all.has(c))).toEqual([]);
 });
 
-test("what runs on PostgreSQL: the core's own commands, operators and the audit log", () => {
+test("what runs on PostgreSQL: the core's own commands, operators, the audit log and the audited actions on the core", () => {
   const runs = commands(buildProgram().program).filter((c) => !(c in NOT_ON_POSTGRES)).sort();
   expect(runs).toEqual([
     "admin add", "admin list", "admin passwd", "admin remove", "admin revoke", "admin sessions", "audit list",
-    "backup", "channel list", "client list", "merchant list", "merchant show", "migrate", "notify list", "notify show", "order inspect",
-    "settings get", "settings list", "simulate-pay",
+    "backup", "channel add", "channel disable", "channel edit", "channel enable", "channel list", "channel remove",
+    "client add-vmq", "client list", "client show-vmq", "keygen",
+    "merchant add", "merchant disable", "merchant enable", "merchant list", "merchant rotate-secret", "merchant set", "merchant show",
+    "migrate", "notify list", "notify replay", "notify show", "order close", "order confirm", "order inspect",
+    "settings get", "settings list", "settings set", "simulate-pay",
   ]);
 });
 
 test("only a postgres:// or postgresql:// database is refused", () => {
-  expect(() => refuseOnPostgres("merchant add", "postgres://u@h/db")).toThrow("not supported on PostgreSQL yet: xpay merchant add");
-  expect(() => refuseOnPostgres("merchant add", "POSTGRESQL://u@h/db")).toThrow("not supported on PostgreSQL yet");
-  expect(() => refuseOnPostgres("merchant add", "./postgres.db")).not.toThrow();
-  expect(() => refuseOnPostgres("merchant list", "postgres://u@h/db")).not.toThrow();
-  expect(() => refuseOnPostgres("merchant add", undefined)).not.toThrow();
+  expect(() => refuseOnPostgres("order list", "postgres://u@h/db")).toThrow("not supported on PostgreSQL yet: xpay order list");
+  expect(() => refuseOnPostgres("order list", "POSTGRESQL://u@h/db")).toThrow("not supported on PostgreSQL yet");
+  expect(() => refuseOnPostgres("order list", "./postgres.db")).not.toThrow();
+  expect(() => refuseOnPostgres("merchant add", "postgres://u@h/db")).not.toThrow();
+  expect(() => refuseOnPostgres("order list", undefined)).not.toThrow();
 });
