@@ -16,6 +16,17 @@ export interface ServeLogger extends Logger {
 type Level = "info" | "warn" | "error";
 
 /**
+ * A value as the pretty format prints it: control characters (C0, DEL, C1, the Unicode line and
+ * paragraph separators) as escapes, so a stranger's text (a login name, a report field) can
+ * neither start a forged line of its own nor send the operator's terminal escape sequences.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
  * Writes one line per event: JSON for log collectors (every line, the start and stop lines
  * included, so a collector never meets a line it cannot parse), or coloured text for a terminal.
  */
@@ -36,8 +47,8 @@ export function createLogger(format: LogFormat, write: (line: string) => void = 
     }
     const clock = pc.dim(formatLocalClock(now, log.timeZone));
     if (text !== undefined) return write(`${clock} ${text}`);
-    if (level === "warn" && typeof safe.message === "string") return write(`${clock} ${pc.yellow("warning:")} ${safe.message}`);
-    const parts = Object.entries(safe).map(([k, v]) => `${pc.dim(k + "=")}${typeof v === "string" ? v : JSON.stringify(v)}`);
+    if (level === "warn" && typeof safe.message === "string") return write(`${clock} ${pc.yellow("warning:")} ${printable(safe.message)}`);
+    const parts = Object.entries(safe).map(([k, v]) => `${pc.dim(printable(k) + "=")}${printable(typeof v === "string" ? v : String(JSON.stringify(v)))}`);
     const head = level === "error" ? pc.red(name) : level === "warn" ? pc.yellow(`warning ${name}`) : pc.cyan(name);
     write(`${clock} ${head} ${parts.join(" ")}`);
   }
