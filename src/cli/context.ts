@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import type { Gateway } from "../core/gateway.ts";
+import { printable } from "../core/log.ts";
 import { openGateway } from "../server/bootstrap.ts";
 import { accessOf, chooseDbPath, type DbAccess } from "./database.ts";
 import { CliError } from "./errors.ts";
@@ -78,7 +79,7 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
     console.log(pc.dim("(none)"));
     return;
   }
-  const cells = rows.map((r) => columns.map((c) => String(r[c] ?? "")));
+  const cells = rows.map((r) => columns.map((c) => printable(String(r[c] ?? "")))); // a cell may hold a stranger's text
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
   console.log(pc.dim(columns.map((c, i) => c.padEnd(widths[i]!)).join("  ")));
   for (const row of cells) console.log(row.map((v, i) => v.padEnd(widths[i]!)).join("  "));

@@ -33,3 +33,14 @@ export function maskUrlPath(pathWithQuery: string): string {
   for (const k of [...params.keys()]) if (SECRET_KEYS.test(k)) params.set(k, "***");
   return `${pathWithQuery.slice(0, i)}?${params.toString()}`;
 }
+
+/**
+ * Text for a terminal (the pretty log, CLI tables): control characters (C0, DEL, C1, the Unicode
+ * line and paragraph separators) as escapes, so a stranger's text (a login name, an order name, a
+ * report field) can neither start a forged line or row nor send the terminal escape sequences.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import { type LogFields, type Logger, mask } from "../core/log.ts";
+import { type LogFields, type Logger, mask, printable } from "../core/log.ts";
 import { DEFAULT_TIME_ZONE, formatIsoLocal, formatLocalClock } from "../core/time.ts";
 
 export type LogFormat = "json" | "pretty";
@@ -14,17 +14,6 @@ export interface ServeLogger extends Logger {
 }
 
 type Level = "info" | "warn" | "error";
-
-/**
- * A value as the pretty format prints it: control characters (C0, DEL, C1, the Unicode line and
- * paragraph separators) as escapes, so a stranger's text (a login name, a report field) can
- * neither start a forged line of its own nor send the operator's terminal escape sequences.
- */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
-    c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
 
 /**
  * Writes one line per event: JSON for log collectors (every line, the start and stop lines
