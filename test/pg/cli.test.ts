@@ -2,7 +2,7 @@
 // guard, what runs and what refuses (before writing anything), and no password in any message.
 import { afterAll, beforeAll, describe, expect, test as bunTest } from "bun:test";
 import { SQL } from "bun";
-import { createUnit, merchant, account, newOrder } from "../store-contract/harness.ts";
+import { createUnit, merchant, account, newOrder, report } from "../store-contract/harness.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
 
@@ -62,7 +62,7 @@ if (!availability.run) {
     });
 
     test("commands not on PostgreSQL yet refuse before touching the database", async () => {
-      for (const args of [["report", "assign", "1", "2", "--reason", "r"], ["serve", "--port", "0"], ["alert", "list"], ["order", "list"], ["stats"]]) {
+      for (const args of [["rules", "list"], ["serve", "--port", "0"], ["alert", "list"], ["channel", "slots", "1"], ["stats"]]) {
         const r = xpay(["--db", url, ...args]);
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
@@ -102,10 +102,11 @@ if (!availability.run) {
       const used = await account(store, { code: "used" });
       const now = Math.floor(Date.now() / 1000);
       const orders = [];
-      for (const n of [1, 2]) {
-        const r = await store.createOrder(createUnit(newOrder({ outTradeNo: `A-${n}` }), { now }));
+      for (const n of [1, 2, 3]) {
+        const r = await store.createOrder(createUnit(newOrder({ outTradeNo: `A-${n}`, amount: 1000 * n }), { now }));
         if (r.kind === "created") orders.push(r.order.tradeNo);
       }
+      const { id: reportId } = await store.insertReport(report({ outcome: "unmatched", amount: 2990, createdAt: now }));
       await store.end();
       const run = (args: string[]) => {
         const r = xpay(["--db", other, ...args]);
@@ -118,6 +119,7 @@ if (!availability.run) {
         ["channel", "edit", String(used.id), "--name", "Main"], ["channel", "disable", String(used.id)], ["channel", "enable", String(used.id)],
         ["order", "close", orders[0]!], ["order", "confirm", orders[1]!, "--reason", "bank statement"], ["notify", "replay", orders[1]!],
         ["client", "add-vmq", "--pid", "1001", "--name", "phone"], ["client", "show-vmq", "phone"], ["channel", "remove", String(used.id + 1)],
+        ["report", "assign", String(reportId), orders[2]!, "--reason", "payer's screenshot"],
       ];
       for (const args of steps) expect(run(args)).toEqual({ args, code: 0, err: "" });
       const actions = (JSON.parse(xpay(["--db", other, "audit", "list", "--limit", "100", "--json"]).out) as { actor: string; action: string }[]);
@@ -125,8 +127,17 @@ if (!availability.run) {
       expect(new Set(actions.map((e) => e.action))).toEqual(new Set([
         "merchant.add", "merchant.edit", "merchant.disable", "merchant.enable", "merchant.rotate_secret", "merchant.keygen", "settings.set",
         "account.add", "account.edit", "account.disable", "account.enable", "account.remove",
-        "order.close", "order.confirm", "notification.replay", "vmq_client.reveal_key",
+        "order.close", "order.confirm", "notification.replay", "vmq_client.reveal_key", "report.assign",
       ]));
+    });
+
+    test("order list and report list search on PostgreSQL, with their filters", () => {
+      const orders = JSON.parse(xpay(["--db", url, "order", "list", "--json"]).out) as { trade_no: string }[];
+      expect(orders.length).toBeGreaterThanOrEqual(1);
+      const paid = JSON.parse(xpay(["--db", url, "order", "list", "--status", "paid", "--json"]).out) as unknown[];
+      expect(paid.length).toBe(1);
+      const reports = JSON.parse(xpay(["--db", url, "report", "list", "--json"]).out) as unknown[];
+      expect(reports.length).toBeGreaterThanOrEqual(1);
     });
 
     test("backup points to pg_dump", () => {

@@ -6,6 +6,7 @@ import type { Store } from "../../src/core/store.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { adminContract } from "./admin.contract.ts";
 import { allocationContract } from "./allocation.contract.ts";
+import { browseContract } from "./browse.contract.ts";
 import { clientsContract } from "./clients.contract.ts";
 import { concurrencyContract } from "./concurrency.contract.ts";
 import type { Ctx, StoreFactory } from "./harness.ts";
@@ -41,5 +42,6 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     clientsContract(ctx);
     concurrencyContract(ctx);
     adminContract(ctx);
+    browseContract(ctx);
   });
 }

@@ -7,6 +7,7 @@ import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { PostgresAdminStore } from "./admin.ts";
 import { assignReport } from "./assign-report.ts";
+import { browseStore } from "./browse.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
 import * as channels from "./channels.ts";
 import * as clients from "./clients.ts";
@@ -30,7 +31,6 @@ const MERCHANT_CACHE_MAX = 10_000;
 const SUB_PORTS: Record<string, string> = {
   stats: "income stats and the /metrics gauges",
   rules: "operator message rules",
-  browse: "the console's order and report search",
   dev: "test mode (xpay dev)",
   alerts: "operator alerts",
   slots: "the reserved amounts view",
@@ -51,7 +51,10 @@ export class PostgresStore implements Store {
 
   private constructor(private readonly sql: SQL, ready: Promise<{ version: number; timezone: string | undefined }>) {
     for (const [port, what] of Object.entries(SUB_PORTS)) Object.defineProperty(this, port, { value: unsupported(port, what), enumerable: true });
-    const built: Partial<Pick<Store, SubPortName>> = { admin: new PostgresAdminStore(() => this.db()) };
+    const built: Partial<Pick<Store, SubPortName>> = {
+      admin: new PostgresAdminStore(() => this.db()),
+      browse: browseStore(() => this.db()),
+    };
     for (const [port, value] of Object.entries(built)) Object.defineProperty(this, port, { value, enumerable: true });
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure

@@ -1,0 +1,105 @@
+// The operator's read side (core/browse/store.ts) on PostgreSQL: the queries of ../sqlite/browse.ts
+// without SQLite's planner hints (`+column`, INDEXED BY); PostgreSQL picks the indexes of
+// migrations 010, 011 and 014 itself. Filters are built from the fields given, each a parameter.
+import type { SQL } from "bun";
+import type { AttentionRows, BrowseStore, CandidateQuery, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
+import type { StoredReport } from "../../core/store.ts";
+import type { Order } from "../../core/types.ts";
+import { toNotification, toOrder, toReport } from "../sqlite/rows.ts";
+
+type Row = Record<string, unknown>;
+
+/** Collects parameters; `p(v)` returns its placeholder. */
+function params() {
+  const values: (string | number)[] = [];
+  return { values, p: (v: string | number, type: "bigint" | "text") => (values.push(v), `$${values.length}::${type}`) };
+}
+
+export async function searchOrders(sql: SQL, q: OrderQuery): Promise<Order[]> {
+  const { values, p } = params();
+  const where: string[] = [];
+  if (q.status === 1) where.push(`status = 1 AND expire_time >= ${p(q.now, "bigint")}`);
+  // The sweeper writes 4 within seconds; a pending row past its expiry reads as timed out meanwhile.
+  else if (q.status === 4) where.push(`status IN (1, 4) AND (status = 4 OR expire_time < ${p(q.now, "bigint")})`);
+  else if (q.status !== undefined) where.push(`status = ${p(q.status, "bigint")}`);
+  if (q.pid !== undefined) where.push(`pid = ${p(q.pid, "bigint")}`);
+  if (q.payType !== undefined) where.push(`pay_type = ${p(q.payType, "text")}`);
+  if (q.accountId !== undefined) where.push(`account_id = ${p(q.accountId, "bigint")}`);
+  if (q.from !== undefined) where.push(`created_at >= ${p(q.from, "bigint")}`);
+  if (q.to !== undefined) where.push(`created_at < ${p(q.to, "bigint")}`);
+  if (q.search) {
+    const arms: string[] = [];
+    if (q.search.tradeNo !== undefined) arms.push(`trade_no = ${p(q.search.tradeNo, "text")}`);
+    if (q.search.outTradeNo !== undefined) arms.push(`out_trade_no = ${p(q.search.outTradeNo, "text")}`);
+    if (q.search.tradeAmount !== undefined) arms.push(`trade_amount = ${p(q.search.tradeAmount, "bigint")}`);
+    if (arms.length) where.push(`(${arms.join(" OR ")})`);
+  }
+  if (q.after) where.push(`(created_at, trade_no) < (${p(q.after.createdAt, "bigint")}, ${p(q.after.tradeNo, "text")})`);
+  const text = `SELECT * FROM orders ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT ${p(q.limit, "bigint")}`;
+  return ((await sql.unsafe(text, values)) as Row[]).map(toOrder);
+}
+
+export async function getReport(sql: SQL, id: number): Promise<StoredReport | null> {
+  const rows = await sql`SELECT * FROM reports WHERE id = ${id}`;
+  return rows.length ? toReport(rows[0]) : null;
+}
+
+export async function reportsForOrder(sql: SQL, tradeNo: string, limit: number): Promise<StoredReport[]> {
+  return (await sql`SELECT * FROM reports WHERE trade_no = ${tradeNo} ORDER BY id LIMIT ${limit}`).map(toReport);
+}
+
+export async function searchReports(sql: SQL, q: ReportQuery): Promise<StoredReport[]> {
+  const { values, p } = params();
+  const where: string[] = [];
+  if (q.outcome !== undefined) where.push(`outcome = ${p(q.outcome, "text")}`);
+  if (q.pid !== undefined) where.push(`pid = ${p(q.pid, "bigint")}`);
+  if (q.kind !== undefined) where.push(`kind = ${p(q.kind, "text")}`);
+  if (q.beforeId !== undefined) where.push(`id < ${p(q.beforeId, "bigint")}`);
+  const text = `SELECT * FROM reports ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ${p(q.limit, "bigint")}`;
+  return ((await sql.unsafe(text, values)) as Row[]).map(toReport);
+}
+
+/** The orders that could have been payable when the money arrived: its pay type first, then nearest amount. */
+export async function assignCandidates(sql: SQL, q: CandidateQuery): Promise<Order[]> {
+  const rows = await sql`
+    SELECT * FROM orders WHERE status IN (1, 4) AND expire_time BETWEEN ${q.at - q.window} AND ${q.at + q.maxLifetime} AND created_at <= ${q.at}
+      AND trade_amount IS NOT NULL AND (${q.pid ?? null}::bigint IS NULL OR pid = ${q.pid ?? null}::bigint)
+    ORDER BY pay_type = ${q.payType}::text DESC, ABS(trade_amount - ${q.amount}::bigint), created_at DESC, trade_no DESC LIMIT ${q.limit}`;
+  return rows.map(toOrder);
+}
+
+export async function attention(sql: SQL, o: { since: number; limit: number; minAttempts: number }): Promise<AttentionRows> {
+  // Only money received counts: an operator's refused confirmation is not a payment without an order.
+  const reports = await sql`
+    SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= ${o.since} AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
+    ORDER BY created_at DESC LIMIT ${o.limit}`;
+  const failing = await sql`
+    SELECT n.*, o.pid AS order_pid,
+      (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
+        WHERE a.notification_id = n.id ORDER BY a.id DESC LIMIT 1) AS last_error
+    FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+    WHERE n.status <> 'delivered' AND n.created_at >= ${o.since * 1000} AND (n.status = 'failed' OR n.attempts >= ${o.minAttempts})
+    ORDER BY n.created_at DESC, n.id DESC LIMIT ${o.limit}`;
+  const late = await sql`
+    SELECT * FROM orders WHERE status = 2 AND paid_at > expire_time AND paid_at >= ${o.since} ORDER BY paid_at DESC LIMIT ${o.limit}`;
+  const failed = await sql`
+    SELECT * FROM orders WHERE status = 5 AND created_at >= ${o.since} ORDER BY created_at DESC, trade_no DESC LIMIT ${o.limit}`;
+  return {
+    unmatchedReports: reports.map(toReport),
+    failingNotifications: failing.map((r: Row) => ({ ...toNotification(r), pid: Number(r.order_pid), lastError: String(r.last_error ?? "") })),
+    latePayments: late.map(toOrder),
+    creationFailures: failed.map(toOrder),
+  };
+}
+
+/** `db` waits for the pool's schema check, as every unit of the store does. */
+export function browseStore(db: () => Promise<SQL>): BrowseStore {
+  return {
+    searchOrders: async (q) => searchOrders(await db(), q),
+    getReport: async (id) => getReport(await db(), id),
+    reportsForOrder: async (t, limit) => reportsForOrder(await db(), t, limit),
+    searchReports: async (q) => searchReports(await db(), q),
+    assignCandidates: async (q) => assignCandidates(await db(), q),
+    attention: async (o) => attention(await db(), o),
+  };
+}
