@@ -4,8 +4,7 @@
 // the page that sent the operator here. Refusals re-show the form with one message, never saying
 // whether the name exists.
 import { login } from "../../core/admin/login.ts";
-import { audit } from "../../core/admin/audit.ts";
-import { resumeSession } from "../../core/admin/sessions.ts";
+import { logout, resumeSession } from "../../core/admin/sessions.ts";
 import { Field, Notice } from "../components.tsx";
 import type { AdminPage, PublicContext } from "../context.ts";
 import { SESSION_COOKIE } from "../guard.ts";
@@ -83,8 +82,7 @@ export const loginPage: AdminPage = {
       method: "POST",
       path: "/admin/logout",
       handle: async (ctx) => {
-        await ctx.gw.store.admin.deleteSession(ctx.session.id);
-        await audit(ctx.gw, { actor: ctx.actor, action: "session.logout", target: `session:${ctx.session.id}` });
+        await logout(ctx.gw, ctx.actor, ctx.session.id);
         return seeOther("/admin/login?out=1", { "set-cookie": setCookie(SESSION_COOKIE, "", { secure: ctx.secure, maxAge: 0 }) });
       },
     },

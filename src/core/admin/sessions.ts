@@ -89,6 +89,12 @@ export async function liveSessions(gw: Gateway, operatorId?: number): Promise<Op
   return gw.store.admin.listSessions({ operatorId, live: liveWindow(gw.clock.now(), await sessionLimits(gw)) });
 }
 
+/** The operator's own logout: this session ends. Audited. */
+export async function logout(gw: Gateway, actor: Actor, sessionId: number): Promise<void> {
+  await gw.store.admin.deleteSession(sessionId);
+  await audit(gw, { actor, action: "session.logout", target: `session:${sessionId}` });
+}
+
 /** Ends one session; with `ownerId`, only one of that operator's. Audited. */
 export async function revokeSession(gw: Gateway, actor: Actor, sessionId: number, ownerId?: number): Promise<boolean> {
   const gone = await gw.store.admin.deleteSession(sessionId, ownerId);
