@@ -2,7 +2,7 @@
 // PostgreSQL store, anything else the SQLite file, each the way the command may use it.
 import type { Store } from "../core/store.ts";
 import { PostgresStore } from "../store/postgres/index.ts";
-import { isPostgresUrl } from "../store/postgres/url.ts";
+import { describePostgresUrl, isPostgresUrl } from "../store/postgres/url.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 import { storedSetting } from "../store/sqlite/maintenance.ts";
 import { type DbAccess, openFor } from "./database.ts";
@@ -19,4 +19,9 @@ export function openStore(path: string, access: DbAccess, o: { upgrade?: boolean
   const db = openFor(path, access, o);
   useTimeZone(storedSetting(db, "timezone"));
   return new SqliteStore(db);
+}
+
+/** --db as a message or a log line may show it: a PostgreSQL URL without its password. */
+export function describeDb(path: string): string {
+  return isPostgresUrl(path) ? describePostgresUrl(path) : path;
 }

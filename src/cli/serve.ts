@@ -7,6 +7,7 @@ import { createLogger, type LogFormat } from "../server/logger.ts";
 import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError } from "./context.ts";
 import { examples } from "./help.ts";
+import { describeDb } from "./open-store.ts";
 import { checkBaseUrl, checkHostSyntax, checkLogFormat, checkPort, probeListen, proxyHops, sourceOf } from "./serve-input.ts";
 import { type AdminFlags, adminOptions, adminPlacement, announceConsole } from "./serve-admin.ts";
 
@@ -54,7 +55,7 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const baseUrl = explicitBase ?? `http://${shownHost}:${port}`;
   const trustProxy = proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY, o.trustProxy !== undefined ? "--trust-proxy" : "XPAY_TRUST_PROXY");
-  cli.dbPath(); // an empty --db / XPAY_DB is refused here too, before the port is probed
+  const where = describeDb(cli.dbPath()); // an empty --db / XPAY_DB is refused here too, before the port is probed
   probeListen(host, port, hostSource);
   const admin = adminPlacement(o, { host, port });
 
@@ -70,11 +71,11 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
     server = await startServer(gw, { port, host, admin });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(cli.dbPath(), e.message));
+    if (e instanceof DatabaseDamagedError) throw new CliError(damagedMessage(where, e.message));
     if (code === "EADDRINUSE") throw new CliError(`port ${port} on ${host} is already in use; choose another with --port`);
     const msg = e instanceof Error ? e.message : String(e);
-    if (/locked|busy/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is locked by another process (${msg})`);
-    if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${cli.dbPath()} is not writable (${msg})`);
+    if (/locked|busy/i.test(msg)) throw new CliError(`database ${where} is locked by another process (${msg})`);
+    if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${where} is not writable (${msg})`);
     throw new CliError(`cannot start the server: ${msg}`);
   }
   const instances = await registerInstance(gw, server.port);
@@ -100,8 +101,8 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
   log.notice(
     "listening",
-    { url: server.url, db: cli.dbPath(), base_url: gw.baseUrl, time_zone: log.timeZone },
-    `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${cli.dbPath()}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
+    { url: server.url, db: where, base_url: gw.baseUrl, time_zone: log.timeZone },
+    `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${where}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
   );
   await announceConsole(gw, log, admin, server.adminUrl ?? (explicitBase ?? `http://${shownHost}:${server.port}`));
 }

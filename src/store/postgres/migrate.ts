@@ -24,11 +24,15 @@ export async function pgCurrentVersion(sql: SQL): Promise<number> {
   return Number(row.v);
 }
 
-/** Refuses a database with tables of its own and no xpay version: xpay must not add its tables to it. */
+/**
+ * Refuses a database with tables of its own and no xpay version: xpay must not add its tables to it.
+ * One statement, so the two facts come from one look: read in two, an instance that committed the
+ * first migration in between (several started at once) made the database look foreign. Writers
+ * also check again under the migration lock (pgMigrate).
+ */
 export async function refuseForeign(sql: SQL): Promise<void> {
-  if (await hasVersionTable(sql)) return;
-  const [row] = await sql`SELECT count(*) AS n FROM pg_tables WHERE schemaname = current_schema()`;
-  if (Number(row.n) > 0) throw new ForeignDatabaseError("the database holds tables of another application (no xpay schema)");
+  const [row] = await sql`SELECT to_regclass('xpay_migrations') IS NOT NULL AS versioned, (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()) AS n`;
+  if (row.versioned !== true && Number(row.n) > 0) throw new ForeignDatabaseError("the database holds tables of another application (no xpay schema)");
 }
 
 export async function pgMigrationStatus(sql: SQL, all: Migration[] = PG_MIGRATIONS) {
@@ -44,6 +48,7 @@ export async function pgMigrate(sql: SQL, all: Migration[] = PG_MIGRATIONS, now 
   for (const m of all) {
     const done = await sql.begin(async (tx) => {
       await lock(tx, Lock.migrations);
+      await refuseForeign(tx); // under the lock: another instance's first migration is committed or not begun
       await tx.unsafe("CREATE TABLE IF NOT EXISTS xpay_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
       const current = await pgCurrentVersion(tx);
       if (current > known) throw new SchemaTooNewError(current, known);
