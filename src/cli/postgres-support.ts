@@ -10,10 +10,8 @@ export const NOT_ON_POSTGRES: Readonly<Record<string, string>> = {
   serve: "the server (the operator console, alerts, /metrics and message rules)",
   dev: "test mode (it keeps its own SQLite file; run it without --db)",
   "channel slots": "the reserved amounts view",
-  stats: "income stats",
   "rules list": "operator message rules", "rules add": "operator message rules", "rules test": "operator message rules",
   "rules remove": "operator message rules", "rules unparsed": "operator message rules",
-  "alert add": "alerts", "alert list": "alerts", "alert test": "alerts", "alert remove": "alerts", "alert history": "alerts",
 };
 
 /** Throws the refusal when `db` is a PostgreSQL URL and `command` needs what it lacks. */

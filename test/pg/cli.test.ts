@@ -2,7 +2,7 @@
 // guard, what runs and what refuses (before writing anything), and no password in any message.
 import { afterAll, beforeAll, describe, expect, test as bunTest } from "bun:test";
 import { SQL } from "bun";
-import { createUnit, merchant, account, newOrder, report } from "../store-contract/harness.ts";
+import { createUnit, merchant, account, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
 
@@ -62,7 +62,7 @@ if (!availability.run) {
     });
 
     test("commands not on PostgreSQL yet refuse before touching the database", async () => {
-      for (const args of [["rules", "list"], ["serve", "--port", "0"], ["alert", "list"], ["channel", "slots", "1"], ["stats"]]) {
+      for (const args of [["rules", "list"], ["serve", "--port", "0"], ["channel", "slots", "1"]]) {
         const r = xpay(["--db", url, ...args]);
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
@@ -138,6 +138,48 @@ if (!availability.run) {
       expect(paid.length).toBe(1);
       const reports = JSON.parse(xpay(["--db", url, "report", "list", "--json"]).out) as unknown[];
       expect(reports.length).toBeGreaterThanOrEqual(1);
+    });
+
+    test("stats and alert add|list|test|history|remove run on PostgreSQL; alert test posts to a loopback receiver", async () => {
+      const other = await cluster.createDatabase("alerts");
+      const store = PostgresStore.open(other);
+      await merchant(store);
+      await account(store);
+      const now = Math.floor(Date.now() / 1000);
+      const r = await store.createOrder(createUnit(newOrder({ outTradeNo: "STATS-1", amount: 1234 }), { now }));
+      if (r.kind !== "created") throw new Error("no order");
+      expect((await store.payOrder(payUnit(r.order.tradeNo, now))).kind).toBe("paid");
+      await store.end();
+      const json = (args: string[]) => {
+        const x = xpay(["--db", other, ...args, "--json"]);
+        expect({ args, code: x.code, err: x.err }).toEqual({ args, code: 0, err: "" });
+        return JSON.parse(x.out);
+      };
+      expect(json(["stats", "--days", "1"]).total).toMatchObject({ paid_count: 1, paid_cents: r.order.tradeAmount, created: 1 });
+      expect(json(["stats", "--by", "account"]).rows.map((x: { paid_count: number }) => x.paid_count)).toEqual([1]);
+      const got: string[] = [];
+      const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async (req) => (got.push(await req.text()), new Response("ok")) });
+      try {
+        const added = json(["alert", "add", "--type", "webhook", "--name", "ops", "--url", `http://127.0.0.1:${receiver.port}/hook?token=tok-SECRET`]);
+        expect(added.secret).toMatch(/^[0-9a-f]{32}$/);
+        expect(xpay(["--db", other, "alert", "add", "--type", "webhook", "--name", "ops", "--url", "http://127.0.0.1:9/x"]).err).toContain("an alert channel named ops exists already");
+        const list = json(["alert", "list"]);
+        expect(list).toMatchObject({ channels: [{ name: "ops", type: "webhook", enabled: true }], firing: [] });
+        expect(JSON.stringify(list)).not.toContain("tok-SECRET");
+        // Not spawnSync: the receiver answers from this process's event loop.
+        const p = Bun.spawn([process.execPath, "src/cli/main.ts", "--db", other, "alert", "test", "--name", "ops", "--json"], { env: { ...process.env, NO_COLOR: "1", XPAY_DB: undefined }, stdout: "pipe", stderr: "pipe" });
+        const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+        expect({ code, err }).toEqual({ code: 0, err: "" });
+        expect(JSON.parse(out)).toMatchObject({ channel: "ops", ok: true, http_status: 200, answer: "ok" });
+        expect(got.length).toBe(1);
+        expect(JSON.parse(got[0]!).event).toBe("test");
+        expect(json(["alert", "history"])).toMatchObject([{ channel: "ops", event: "test", status: "sent", attempts: 1, http: 200 }]);
+        expect(xpay(["--db", other, "alert", "remove", "--name", "ops"])).toMatchObject({ code: 0, out: "alert channel ops removed\n" });
+        expect(json(["alert", "list"]).channels).toEqual([]);
+        expect(json(["alert", "history"]).map((h: { channel: string }) => h.channel)).toEqual(["ops"]); // the history stays
+      } finally {
+        receiver.stop(true);
+      }
     });
 
     test("backup points to pg_dump", () => {

@@ -17,20 +17,20 @@ test("every refused command exists", () => {
 test("what runs on PostgreSQL: the core's own commands, operators, the audit log, the audited actions and the searches", () => {
   const runs = commands(buildProgram().program).filter((c) => !(c in NOT_ON_POSTGRES)).sort();
   expect(runs).toEqual([
-    "admin add", "admin list", "admin passwd", "admin remove", "admin revoke", "admin sessions", "audit list",
+    "admin add", "admin list", "admin passwd", "admin remove", "admin revoke", "admin sessions", "alert add", "alert history", "alert list", "alert remove", "alert test", "audit list",
     "backup", "channel add", "channel disable", "channel edit", "channel enable", "channel list", "channel remove",
     "client add-vmq", "client list", "client show-vmq", "keygen",
     "merchant add", "merchant disable", "merchant enable", "merchant list", "merchant rotate-secret", "merchant set", "merchant show",
     "migrate", "notify list", "notify replay", "notify show", "order close", "order confirm", "order inspect", "order list",
     "report assign", "report list",
-    "settings get", "settings list", "settings set", "simulate-pay",
+    "settings get", "settings list", "settings set", "simulate-pay", "stats",
   ]);
 });
 
 test("only a postgres:// or postgresql:// database is refused", () => {
-  expect(() => refuseOnPostgres("stats", "postgres://u@h/db")).toThrow("not supported on PostgreSQL yet: xpay stats");
-  expect(() => refuseOnPostgres("stats", "POSTGRESQL://u@h/db")).toThrow("not supported on PostgreSQL yet");
-  expect(() => refuseOnPostgres("stats", "./postgres.db")).not.toThrow();
+  expect(() => refuseOnPostgres("dev", "postgres://u@h/db")).toThrow("not supported on PostgreSQL yet: xpay dev");
+  expect(() => refuseOnPostgres("dev", "POSTGRESQL://u@h/db")).toThrow("not supported on PostgreSQL yet");
+  expect(() => refuseOnPostgres("dev", "./postgres.db")).not.toThrow();
   expect(() => refuseOnPostgres("merchant add", "postgres://u@h/db")).not.toThrow();
-  expect(() => refuseOnPostgres("stats", undefined)).not.toThrow();
+  expect(() => refuseOnPostgres("dev", undefined)).not.toThrow();
 });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";
 import type { Store } from "../../src/core/store.ts";
 import { accountsContract } from "./accounts.contract.ts";
 import { adminContract } from "./admin.contract.ts";
+import { alertsContract } from "./alerts.contract.ts";
 import { allocationContract } from "./allocation.contract.ts";
 import { browseContract } from "./browse.contract.ts";
 import { clientsContract } from "./clients.contract.ts";
@@ -13,6 +14,7 @@ import type { Ctx, StoreFactory } from "./harness.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
+import { statsContract } from "./stats.contract.ts";
 
 export function describeStore(adapter: string, factory: StoreFactory): void {
   let store: Store | null = null;
@@ -43,5 +45,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     concurrencyContract(ctx);
     adminContract(ctx);
     browseContract(ctx);
+    statsContract(ctx);
+    alertsContract(ctx);
   });
 }

@@ -6,6 +6,7 @@ import { SQL } from "bun";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { PostgresAdminStore } from "./admin.ts";
+import { postgresAlerts } from "./alerts.ts";
 import { assignReport } from "./assign-report.ts";
 import { browseStore } from "./browse.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
@@ -20,6 +21,7 @@ import { payOrder } from "./pay.ts";
 import * as refusals from "./refusals.ts";
 import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
+import { PostgresStats } from "./stats.ts";
 import { pruneBatch } from "./retention.ts";
 import { type SubPortName, unsupported } from "./unsupported.ts";
 import * as vmq from "./vmq-clients.ts";
@@ -29,10 +31,8 @@ const MERCHANT_CACHE_MAX = 10_000;
 
 /** The sub-ports not built here yet, with what each holds, for its refusal (the built ones are set in the constructor). */
 const SUB_PORTS: Record<string, string> = {
-  stats: "income stats and the /metrics gauges",
   rules: "operator message rules",
   dev: "test mode (xpay dev)",
-  alerts: "operator alerts",
   slots: "the reserved amounts view",
   devices: "monitoring clients' history",
 };
@@ -54,6 +54,8 @@ export class PostgresStore implements Store {
     const built: Partial<Pick<Store, SubPortName>> = {
       admin: new PostgresAdminStore(() => this.db()),
       browse: browseStore(() => this.db()),
+      stats: this.writes,
+      alerts: postgresAlerts(() => this.db()),
     };
     for (const [port, value] of Object.entries(built)) Object.defineProperty(this, port, { value, enumerable: true });
     this.ready = ready;
@@ -72,6 +74,8 @@ export class PostgresStore implements Store {
   }
 
   private readonly merchantCache = new Map<number, { at: number; merchant: Merchant | null }>();
+  /** store.stats, which also times the create and pay units for observeWrites (/metrics). */
+  private readonly writes = new PostgresStats(() => this.db());
 
   addMerchant: Store["addMerchant"] = async (m) => {
     this.merchantCache.clear();
@@ -105,7 +109,7 @@ export class PostgresStore implements Store {
   saveChannel: Store["saveChannel"] = async (u) => saveChannel(await this.db(), u);
   removeChannel: Store["removeChannel"] = async (id) => removeChannel(await this.db(), id);
 
-  createOrder: Store["createOrder"] = async (u) => orders.createOrder(await this.db(), u);
+  createOrder: Store["createOrder"] = async (u) => this.writes.timed(async () => orders.createOrder(await this.db(), u));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(await this.db(), t, p, now, a);
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(await this.db(), t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(await this.db(), pid, o);
@@ -113,7 +117,7 @@ export class PostgresStore implements Store {
   closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(await this.db(), t, now);
   expireOrders: Store["expireOrders"] = async (now, tally) => orders.expireOrders(await this.db(), now, tally);
 
-  payOrder: Store["payOrder"] = async (u) => payOrder(await this.db(), u);
+  payOrder: Store["payOrder"] = async (u) => this.writes.timed(async () => payOrder(await this.db(), u));
 
   claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(await this.db(), now, limit, lease, fair);
   recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(await this.db(), id, o);
@@ -124,7 +128,7 @@ export class PostgresStore implements Store {
 
   insertReport: Store["insertReport"] = async (r) => reports.insertReport(await this.db(), r);
   listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
-  settleReport: Store["settleReport"] = async (u) => settleReport(await this.db(), u);
+  settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u));
   assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);
   insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(await this.db(), r, limits);
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);

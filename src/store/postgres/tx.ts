@@ -42,6 +42,8 @@ export const Lock = {
   vmqClients: 6,
   /** The next merchant pid. */
   merchants: 7,
+  /** The alert passes' writes: one instance's pass at a time checks and moves the pass generation (alerts.ts). */
+  alertPass: 8,
 } as const;
 
 export async function lock(tx: SQL, kind: number, key = ""): Promise<void> {

@@ -7,7 +7,8 @@ import type { AlertMessage } from "../../core/alerts/types.ts";
 
 type Row = Record<string, unknown>;
 
-const toClaimed = (r: Row): ClaimedAlert => ({
+/** Rows to the port's types; the PostgreSQL adapter reads its identical columns with these. */
+export const toClaimed = (r: Row): ClaimedAlert => ({
   id: Number(r.id), channelId: Number(r.channel_id), channelName: String(r.channel_name), channelType: String(r.channel_type),
   message: JSON.parse(String(r.message)) as AlertMessage, attempts: Number(r.attempts),
 });
@@ -78,10 +79,14 @@ export function history(db: Database, limit: number): AlertHistoryRow[] {
        ORDER BY m.id DESC`,
     )
     .all({ limit }) as Row[];
-  return rows.map((r) => ({
+  return rows.map(toHistoryRow);
+}
+
+export function toHistoryRow(r: Row): AlertHistoryRow {
+  return {
     id: Number(r.id), channelName: String(r.channel_name), channelType: String(r.channel_type), event: String(r.event), key: String(r.alert_key), title: String(r.title),
     status: String(r.status) as AlertHistoryRow["status"], attempts: Number(r.attempts), createdAt: Number(r.created_at), sentAt: r.sent_at === null ? null : Number(r.sent_at),
     nextAttemptAt: Number(r.next_attempt_at),
     last: r.attempted_at === null ? null : { attemptedAt: Number(r.attempted_at), durationMs: Number(r.duration_ms), httpStatus: r.http_status === null ? null : Number(r.http_status), answer: String(r.answer), error: String(r.error), ok: Number(r.ok) === 1 },
-  }));
+  };
 }

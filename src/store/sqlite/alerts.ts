@@ -1,6 +1,8 @@
 // The alerts' sub-port on bun:sqlite (core/alerts/store.ts): channels, instances, one pass's
 // writes in one transaction, and the pruning of old history. The facts and the outbox are in
-// alert-facts.ts and alert-outbox.ts.
+// alert-facts.ts and alert-outbox.ts. Two servers on one file fire an alert once: applyPass writes
+// only when no other pass was applied since this pass's first read (the pass generation, as in
+// ../postgres/alerts.ts, which says why); the immediate transaction serializes the checks.
 import type { Database } from "bun:sqlite";
 import type { AlertChannel, AlertStore, ChannelType } from "../../core/alerts/store.ts";
 import type { AlertInstance } from "../../core/alerts/types.ts";
@@ -9,11 +11,12 @@ import { claimDue, history, insertLeased, recordAttempt } from "./alert-outbox.t
 
 type Row = Record<string, unknown>;
 
-function toChannel(r: Row): AlertChannel {
+/** Rows to the port's types; the PostgreSQL adapter reads its identical columns with these. */
+export function toChannel(r: Row): AlertChannel {
   return { id: Number(r.id), name: String(r.name), type: String(r.type) as ChannelType, config: JSON.parse(String(r.config)), enabled: Number(r.enabled) === 1, createdAt: Number(r.created_at) };
 }
 
-function toInstance(r: Row): AlertInstance {
+export function toInstance(r: Row): AlertInstance {
   return {
     key: String(r.key), condition: String(r.condition) as AlertInstance["condition"], state: String(r.state) as AlertInstance["state"], notified: Number(r.notified) === 1,
     openedAt: Number(r.opened_at), resolvedAt: r.resolved_at === null ? null : Number(r.resolved_at), lastSentAt: r.last_sent_at === null ? null : Number(r.last_sent_at),
@@ -28,7 +31,16 @@ function getInstances(db: Database, keys: string[]): AlertInstance[] {
   return out;
 }
 
+const GENERATION = "pass";
+const generation = (db: Database) => Number((db.query("SELECT value FROM alert_cursors WHERE name = $name").get({ name: GENERATION }) as Row | null)?.value ?? 0);
+
 export function sqliteAlerts(db: Database): AlertStore {
+  /** The generation the current pass read first; null: no read since the last applyPass. */
+  let readAt: number | null = null;
+  const note = () => {
+    if (readAt === null) readAt = generation(db);
+  };
+
   return {
     async addChannel(c) {
       if (db.query("SELECT 1 FROM alert_channels WHERE name = $name").get({ name: c.name })) return { kind: "refused", reason: `an alert channel named ${c.name} exists already` };
@@ -52,10 +64,10 @@ export function sqliteAlerts(db: Database): AlertStore {
       }).immediate();
     },
 
-    readFacts: async (q) => readFacts(db, q),
-    readEvents: async (limit) => readEvents(db, limit),
-    activeInstances: async () => (db.query("SELECT * FROM alert_instances WHERE state = 'firing' ORDER BY opened_at, key").all() as Row[]).map(toInstance),
-    getInstances: async (keys) => getInstances(db, keys),
+    readFacts: async (q) => (note(), readFacts(db, q)),
+    readEvents: async (limit) => (note(), readEvents(db, limit)),
+    activeInstances: async () => (note(), (db.query("SELECT * FROM alert_instances WHERE state = 'firing' ORDER BY opened_at, key").all() as Row[]).map(toInstance)),
+    getInstances: async (keys) => (note(), getInstances(db, keys)),
 
     async applyPass(u) {
       const upsert = db.query(
@@ -69,7 +81,11 @@ export function sqliteAlerts(db: Database): AlertStore {
          VALUES ($channel, $name, $type, $event, $key, $title, $message, $now, $now)`,
       );
       const cursor = db.query("INSERT INTO alert_cursors (name, value) VALUES ($name, $value) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
+      const read = readAt;
+      readAt = null;
       db.transaction(() => {
+        const now = generation(db);
+        if (read !== null && read !== now) return; // another server applied a pass since this one read
         for (const i of u.instances) {
           upsert.run({ key: i.key, condition: i.condition, state: i.state, notified: i.notified ? 1 : 0, opened: i.openedAt, resolved: i.resolvedAt, sent: i.lastSentAt, flaps: i.flaps, finding: JSON.stringify(i.finding) });
         }
@@ -77,6 +93,7 @@ export function sqliteAlerts(db: Database): AlertStore {
           for (const c of channels) enqueue.run({ channel: c.id, name: c.name, type: c.type, event: m.event, key: m.key, title: m.title, message: JSON.stringify(m), now: u.nowMs });
         }
         if (u.cursors) for (const [name, value] of Object.entries(u.cursors)) cursor.run({ name, value });
+        cursor.run({ name: GENERATION, value: now + 1 });
       }).immediate();
     },
 
