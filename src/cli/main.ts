@@ -10,6 +10,7 @@ import * as channel from "./channel.ts";
 import * as channelSlots from "./channel-slots.ts";
 import * as client from "./client.ts";
 import { CliError, createCli } from "./context.ts";
+import * as dbCopy from "./db-copy.ts";
 import * as dev from "./dev.ts";
 import { examples, requireAllAtOnce } from "./help.ts";
 import * as keygen from "./keygen.ts";
@@ -40,6 +41,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [admin, audit]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);
   for (const group of [channelSlots]) group.register(program, cli);
+  for (const group of [dbCopy]) group.register(program, cli);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }

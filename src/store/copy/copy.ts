@@ -1,0 +1,99 @@
+// `xpay db copy`: an operator's whole data from one database into an empty other, SQLite or
+// PostgreSQL either side. The source is read in one snapshot, at this binary's schema version
+// (a copy never migrates the source: that is the operator's step, with his backup). The
+// destination is refused when it holds a row, else migrated to the same version, and every table
+// is written in one transaction, batch after batch in key order (memory stays one batch), parents
+// before children. After the commit, every table's count in the destination is compared with the
+// source's. The copy is appended to the destination's audit log as `db.copy`: that database's
+// history otherwise starts with rows nobody there wrote.
+import { planCopy } from "./plan.ts";
+import { CopyError, type CopySource, type CopyTarget } from "./types.ts";
+import { checkRow } from "./values.ts";
+
+export interface CopyResult {
+  version: number;
+  /** Rows copied per table, in the order written. */
+  tables: { name: string; rows: number }[];
+  /** The `db.copy` entry appended to the destination's audit_log (counted in its verification). */
+  audited: boolean;
+}
+
+export interface CopyOptions {
+  /** Rows read and written at a time. */
+  batch?: number;
+  /** Unix seconds, for the audit entry. */
+  now?: () => number;
+}
+
+const AUDIT_TABLE = "audit_log";
+
+function checkVersion(side: string, where: string, version: number, latest: number): void {
+  if (version === 0) throw new CopyError(`${side} ${where} holds no xpay database (no schema version)`);
+  if (version > latest) throw new CopyError(`${side} ${where} has schema version ${version}, newer than this xpay knows (${latest}); copy with the xpay that upgraded it`);
+  if (version < latest && side === "source") {
+    throw new CopyError(`source ${where} has schema version ${version}, older than this xpay's (${latest}); run \`xpay migrate\` on the source first (xpay --db SOURCE migrate), then copy`);
+  }
+}
+
+/**
+ * Copies `source` into the database `openTarget` opens, which it closes at the end; the target is
+ * opened only once the source was found at the right version, so a refused source leaves no new
+ * file behind. The caller closes the source.
+ */
+export async function copyDatabase(source: CopySource, openTarget: () => CopyTarget, o: CopyOptions = {}): Promise<CopyResult> {
+  const batch = o.batch ?? 1000;
+  const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  let target: CopyTarget | null = null;
+  try {
+    return await copyInto(source, () => (target = openTarget()), batch, now);
+  } finally {
+    await (target as CopyTarget | null)?.close();
+  }
+}
+
+async function copyInto(source: CopySource, openTarget: () => CopyTarget, batch: number, now: () => number): Promise<CopyResult> {
+  let target!: CopyTarget;
+  const copied = await source.snapshot(async (s) => {
+    checkVersion("source", source.where, s.version, source.latest);
+    target = openTarget();
+    const before = await target.inspect();
+    if (before.version > 0) checkVersion("destination", target.where, before.version, target.latest);
+    const busy = await target.firstNonEmpty(before.tables);
+    if (busy) {
+      throw new CopyError(`destination ${target.where} is not empty: table ${busy} holds rows; db copy fills only an empty database (a new file, or a new PostgreSQL database); nothing was written`);
+    }
+    const prepared = await target.prepare();
+    if (prepared.version !== s.version) throw new CopyError(`destination ${target.where} is at schema version ${prepared.version}, the source at ${s.version}; nothing was copied`);
+    const tables = planCopy(s.tables, prepared.tables);
+    const done: CopyResult["tables"] = [];
+    const audited = tables.some((t) => t.name === AUDIT_TABLE);
+    try {
+      await target.transaction(async (w) => {
+        for (const t of tables) {
+          const expected = await s.count(t);
+          let n = 0;
+          for await (const rows of s.batches(t, batch)) {
+            await w.insert(t, rows.map((r, i) => checkRow(t, r, n + i + 1)));
+            n += rows.length;
+          }
+          if (n !== expected) throw new CopyError(`table ${t.name}: read ${n} rows where the snapshot counts ${expected}`);
+          done.push({ name: t.name, rows: n });
+        }
+        await w.finish(tables, await s.highWater());
+        const rows = done.reduce((a, t) => a + t.rows, 0);
+        if (audited) await w.audit({ at: now(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
+      });
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new CopyError(`${why}; nothing was committed (${target.where} keeps its schema and no rows: correct the cause and copy again)`);
+    }
+    return { version: s.version, tables: done, audited };
+  });
+  // After the commit, as a later reader sees it.
+  for (const t of copied.tables) {
+    const expected = t.rows + (copied.audited && t.name === AUDIT_TABLE ? 1 : 0);
+    const found = await target.count(t.name);
+    if (found !== expected) throw new CopyError(`verification failed: table ${t.name} holds ${found} rows in ${target.where}, ${expected} expected`);
+  }
+  return copied;
+}

@@ -1,0 +1,41 @@
+// Which tables a copy writes and in what order. Both databases are at the same schema version, so
+// their tables and columns must be the same; a difference means a schema this binary does not
+// describe (a hand-made table, a failed migration) and the copy stops before writing. The order
+// puts every referenced table before the tables referencing it, so each row's foreign keys find
+// their rows already there (PostgreSQL checks each statement; its constraints are not deferrable).
+import { CopyError, type TableShape } from "./types.ts";
+
+function columnsOf(t: TableShape): string {
+  return t.columns.map((c) => `${c.name}:${c.kind}`).sort().join(",");
+}
+
+/** The source's tables in a foreign-key-safe order; refuses when the two schemas differ. */
+export function planCopy(source: TableShape[], target: TableShape[]): TableShape[] {
+  const byName = new Map(target.map((t) => [t.name, t]));
+  const missing = source.filter((t) => !byName.has(t.name)).map((t) => t.name);
+  const extra = target.filter((t) => !source.some((s) => s.name === t.name)).map((t) => t.name);
+  if (missing.length || extra.length) {
+    throw new CopyError(`the two schemas differ (${[...missing.map((n) => `only the source has ${n}`), ...extra.map((n) => `only the destination has ${n}`)].join("; ")}); nothing was copied`);
+  }
+  for (const s of source) {
+    const t = byName.get(s.name)!;
+    if (columnsOf(s) !== columnsOf(t)) throw new CopyError(`table ${s.name} has other columns in the destination than in the source; nothing was copied`);
+    if (s.key.length === 0) throw new CopyError(`table ${s.name} has no primary key, which db copy reads it by; nothing was copied`);
+  }
+  return order(source, byName);
+}
+
+function order(tables: TableShape[], target: Map<string, TableShape>): TableShape[] {
+  const done = new Set<string>();
+  const out: TableShape[] = [];
+  const pending = [...tables].sort((a, b) => a.name.localeCompare(b.name));
+  while (pending.length > 0) {
+    // The destination's foreign keys are the ones its inserts must satisfy.
+    const i = pending.findIndex((t) => target.get(t.name)!.parents.every((p) => done.has(p) || !target.has(p)));
+    if (i < 0) throw new CopyError(`foreign keys form a cycle among ${pending.map((t) => t.name).join(", ")}; db copy cannot order them`);
+    const [next] = pending.splice(i, 1);
+    out.push(next!);
+    done.add(next!.name);
+  }
+  return out;
+}

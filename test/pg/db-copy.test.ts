@@ -1,0 +1,248 @@
+// `xpay db copy` between SQLite and PostgreSQL: a database with rows in every table (the list read
+// from sqlite_master, so a table added later cannot be forgotten) goes to PostgreSQL and back, and
+// every row of every table compares equal, value by value (integers beyond 32 bits, NULLs, 0/1
+// flags, JSON text, Chinese); the id generators come along (a new row gets a new id, a removed
+// session's id never returns, round-robin stamps stay above the copied ones); and the refusals
+// (a destination with rows, a source at an older schema, one database at both ends, a value the
+// destination cannot store) write nothing.
+import { afterAll, beforeAll, describe, expect, test as bunTest } from "bun:test";
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { copyFileSync, existsSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { migrate } from "../../src/store/migrate.ts";
+import { MIGRATIONS } from "../../src/store/migrations/index.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { PostgresStore } from "../../src/store/postgres/index.ts";
+import { copyDatabase } from "../../src/store/copy/copy.ts";
+import { pgSource } from "../../src/store/copy/pg-source.ts";
+import { sqliteTarget } from "../../src/store/copy/sqlite-target.ts";
+import { createUnit, newOrder, payUnit, report } from "../store-contract/harness.ts";
+import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { fillEveryTable } from "./db-copy-fixture.ts";
+
+const availability = pgAvailability();
+const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 120_000);
+
+function xpay(args: string[]) {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
+  delete env.XPAY_DB;
+  const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", ...args], { env });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+/** One value as both engines must agree on it: integers by their digits, text as is. */
+function norm(v: unknown): unknown {
+  if (typeof v === "bigint" || typeof v === "number") return `i:${String(v)}`;
+  if (typeof v === "string") return `s:${v}`;
+  if (v instanceof Uint8Array) return `b:${Buffer.from(v).toString("hex")}`;
+  if (v === null) return null;
+  throw new Error(`unexpected value of type ${typeof v}`);
+}
+const normRow = (r: Record<string, unknown>) => JSON.stringify(Object.keys(r).sort().map((k) => [k, norm(r[k])]));
+const isCopyAudit = (r: Record<string, unknown>) => r.action === "db.copy";
+
+function sqliteTables(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  } finally {
+    db.close();
+  }
+}
+
+function sqliteRows(path: string, table: string, skip = (_: Record<string, unknown>) => false): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.query(`SELECT * FROM "${table}"`).safeIntegers(true).all() as Record<string, unknown>[]).filter((r) => !skip(r)).map(normRow).sort();
+  } finally {
+    db.close();
+  }
+}
+
+function sqliteSequence(path: string): Record<string, string> {
+  const db = new Database(path, { readonly: true });
+  try {
+    return Object.fromEntries((db.query("SELECT name, seq FROM sqlite_sequence").safeIntegers(true).all() as { name: string; seq: bigint }[]).map((r) => [r.name, String(r.seq)]));
+  } finally {
+    db.close();
+  }
+}
+
+async function pgRows(url: string, table: string, skip = (_: Record<string, unknown>) => false): Promise<string[]> {
+  const sql = new SQL(url, { max: 1, bigint: true });
+  try {
+    return ((await sql.unsafe(`SELECT * FROM "${table}"`)) as Record<string, unknown>[]).filter((r) => !skip(r)).map(normRow).sort();
+  } finally {
+    await sql.close();
+  }
+}
+
+async function pgCounts(url: string): Promise<Record<string, number>> {
+  const sql = new SQL(url, { max: 1 });
+  try {
+    const tables = (await sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`) as { tablename: string }[];
+    const out: Record<string, number> = {};
+    for (const { tablename } of tables) out[tablename] = Number((await sql.unsafe(`SELECT count(*) AS n FROM "${tablename}"`))[0].n);
+    return out;
+  } finally {
+    await sql.close();
+  }
+}
+
+if (!availability.run) {
+  console.warn(`\n!!! ${availability.why}\n`);
+  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
+} else {
+  describe("xpay db copy", () => {
+    let cluster: PgCluster;
+    let fixture: Awaited<ReturnType<typeof fillEveryTable>>;
+    let source = "";
+    let pg = "";
+    beforeAll(async () => {
+      cluster = await startCluster();
+      fixture = await fillEveryTable();
+      source = fixture.dbPath;
+    }, 120_000);
+    afterAll(() => {
+      cluster?.stop();
+      fixture?.remove();
+    });
+
+    test("the fixture has rows in every table of the schema", () => {
+      const tables = sqliteTables(source);
+      expect(tables.length).toBeGreaterThanOrEqual(22);
+      const empty = tables.filter((t) => sqliteRows(source, t).length === 0);
+      expect(empty).toEqual([]); // a new table: give it rows in db-copy-fixture.ts
+    });
+
+    test("SQLite -> PostgreSQL: every row of every table, the counts printed and verified, one db.copy audit entry", async () => {
+      pg = await cluster.createDatabase("copied");
+      const r = xpay(["db", "copy", "--from", source, "--to", pg.replace("xpay@", "xpay:hunter2@")]);
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.out).not.toContain("hunter2");
+      expect(r.out).toContain("verified 22 tables");
+      for (const t of sqliteTables(source)) {
+        const rows = sqliteRows(source, t);
+        expect(r.out).toMatch(new RegExp(`\\n  ${t} +${rows.length}\\b`));
+        expect({ t, rows: await pgRows(pg, t, isCopyAudit) }).toEqual({ t, rows });
+      }
+      const entries = (await pgRows(pg, "audit_log")).filter((row) => row.includes('"s:db.copy"'));
+      expect(entries.length).toBe(1);
+      expect(entries[0]).toContain(JSON.stringify(JSON.stringify({ from: source }).slice(1, -1)).slice(1, -1));
+      expect(entries[0]).not.toContain("hunter2");
+    });
+
+    test("PostgreSQL -> a new SQLite file, two rows at a time: the original's rows and id high-water marks", async () => {
+      const back = join(fixture.dir, "back.db");
+      const from = pgSource(pg);
+      try {
+        const result = await copyDatabase(from, () => sqliteTarget(openDatabase(back), back), { batch: 2 });
+        expect(result.tables.find((t) => t.name === "report_refusals")!.rows).toBe(3); // two keys, several batches
+      } finally {
+        await from.close();
+      }
+      for (const t of sqliteTables(source)) {
+        expect({ t, rows: sqliteRows(back, t, isCopyAudit) }).toEqual({ t, rows: sqliteRows(source, t) });
+      }
+      expect(sqliteRows(back, "audit_log").length).toBe(sqliteRows(source, "audit_log").length + 2); // a db.copy per copy
+      const { audit_log: _a, ...was } = sqliteSequence(source);
+      const { audit_log: _b, ...now } = sqliteSequence(back);
+      expect(now).toEqual(was);
+    });
+
+    test("on the copied PostgreSQL database new rows get new ids: no duplicate key, a removed session's id not reused, round-robin above every copied stamp", async () => {
+      const lite = new Database(source, { readonly: true });
+      const removedSession = Number((lite.query("SELECT seq FROM sqlite_sequence WHERE name = 'operator_sessions'").get() as { seq: number }).seq);
+      const maxSession = Number((lite.query("SELECT MAX(id) AS m FROM operator_sessions").get() as { m: number }).m);
+      const maxStamp = Number((lite.query("SELECT MAX(use_seq) AS m FROM channel_accounts").get() as { m: number }).m);
+      const maxReport = Number((lite.query("SELECT MAX(id) AS m FROM reports").get() as { m: number }).m);
+      lite.close();
+      expect(removedSession).toBeGreaterThan(maxSession); // the fixture removed the newest session
+
+      const store = PostgresStore.open(pg);
+      try {
+        const created = await store.createOrder(createUnit(newOrder({ pid: 1001, outTradeNo: "AFTER-COPY", amount: 1234 }), { now: Math.floor(Date.now() / 1000) }));
+        expect(created.kind).toBe("created");
+        const order = created.kind === "created" ? created.order : null;
+        const paid = await store.payOrder(payUnit(order!.tradeNo, Math.floor(Date.now() / 1000) + 1));
+        expect(paid.kind).toBe("paid");
+        expect((await store.getNotification(order!.tradeNo))?.status).toBe("pending");
+        expect((await store.getChannel(order!.accountId!))!.useSeq).toBeGreaterThan(maxStamp);
+        const { id } = await store.insertReport(report({ pid: 1001, createdAt: Math.floor(Date.now() / 1000) }));
+        expect(id).toBe(maxReport + 1);
+        const [alice] = await store.admin.listOperators();
+        const session = await store.admin.createSession({ operatorId: alice!.id, tokenHash: "a".repeat(64), now: Math.floor(Date.now() / 1000), ip: "", userAgent: "" });
+        expect(session.id).toBe(removedSession + 1);
+        await store.addChannel({ pid: 0, payType: "qqpay", code: "qq1", name: "QQ", qrcode: "https://qr.example/q", now: 1 });
+      } finally {
+        await store.end();
+      }
+    });
+
+    test("a destination holding rows is refused, naming a table, and keeps what it had", async () => {
+      const before = await pgCounts(pg);
+      const r = xpay(["db", "copy", "--from", source, "--to", pg]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^error: destination postgres:\/\/xpay@127\.0\.0\.1:\d+\/copied is not empty: table \w+ holds rows; .*nothing was written\n$/);
+      expect(await pgCounts(pg)).toEqual(before);
+      const file = join(fixture.dir, "full.db");
+      copyFileSync(source, file);
+      const other = sqliteRows(source, "orders");
+      const s = xpay(["db", "copy", "--from", pg, "--to", file]);
+      expect(s.code).toBe(1);
+      expect(s.err).toContain(`destination ${file} is not empty: table`);
+      expect(sqliteRows(file, "orders")).toEqual(other);
+    });
+
+    test("a source at an older schema is refused before the destination is created or touched", async () => {
+      const old = join(fixture.dir, "old.db");
+      const db = openDatabase(old);
+      migrate(db, MIGRATIONS.slice(0, 13));
+      db.close();
+      const to = join(fixture.dir, "never.db");
+      const r = xpay(["db", "copy", "--from", old, "--to", to]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`source ${old} has schema version 13, older than this xpay's (14); run \`xpay migrate\` on the source first`);
+      expect(existsSync(to)).toBe(false);
+      const empty = await cluster.createDatabase("untouched");
+      expect(xpay(["db", "copy", "--from", old, "--to", empty]).code).toBe(1);
+      expect(await pgCounts(empty)).toEqual({}); // not even the schema
+    });
+
+    test("one database at both ends is refused, however it is spelled", () => {
+      const link = join(fixture.dir, "link.db");
+      symlinkSync(source, link);
+      for (const [from, to] of [[source, source], [source, link], [pg, pg.replace(/^postgres:/, "postgresql:")]]) {
+        const r = xpay(["db", "copy", "--from", from!, "--to", to!]);
+        expect({ from, code: r.code }).toEqual({ from, code: 1 });
+        expect(r.err).toContain("--from and --to name the same database");
+      }
+    });
+
+    test("a value the destination cannot store stops the copy: nothing committed, the table and column named, not the value", async () => {
+      for (const [change, says] of [
+        ["UPDATE notification_attempts SET duration_ms = 12.5", "table notification_attempts, column duration_ms, row 1 (in key order): a fraction in a integer column"],
+        ["UPDATE vmq_clients SET name = 'secret' || char(0) || 'tail'", "table vmq_clients, column name: a text holds a NUL character"],
+      ] as const) {
+        const bad = join(fixture.dir, `bad-${Math.random().toString(36).slice(2)}.db`);
+        copyFileSync(source, bad);
+        const db = new Database(bad);
+        db.exec(change);
+        db.close();
+        const to = await cluster.createDatabase();
+        const r = xpay(["db", "copy", "--from", bad, "--to", to]);
+        expect(r.code).toBe(1);
+        expect(r.err).toContain(says);
+        expect(r.err).toContain("nothing was committed");
+        expect(r.err).not.toContain("secret");
+        const counts = await pgCounts(to);
+        expect(Object.keys(counts).length).toBeGreaterThan(20); // the schema was made
+        expect(Object.entries(counts).filter(([t, n]) => n > 0 && t !== "xpay_migrations")).toEqual([]);
+        const again = xpay(["db", "copy", "--from", source, "--to", to]); // and a corrected copy goes in
+        expect(again.code).toBe(0);
+      }
+    });
+  });
+}
