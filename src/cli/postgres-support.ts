@@ -9,9 +9,6 @@ import { CliError } from "./errors.ts";
 export const NOT_ON_POSTGRES: Readonly<Record<string, string>> = {
   serve: "the server (the operator console, alerts, /metrics and message rules)",
   dev: "test mode (it keeps its own SQLite file; run it without --db)",
-  "channel slots": "the reserved amounts view",
-  "rules list": "operator message rules", "rules add": "operator message rules", "rules test": "operator message rules",
-  "rules remove": "operator message rules", "rules unparsed": "operator message rules",
 };
 
 /** Throws the refusal when `db` is a PostgreSQL URL and `command` needs what it lacks. */

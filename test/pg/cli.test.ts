@@ -62,7 +62,7 @@ if (!availability.run) {
     });
 
     test("commands not on PostgreSQL yet refuse before touching the database", async () => {
-      for (const args of [["rules", "list"], ["serve", "--port", "0"], ["channel", "slots", "1"]]) {
+      for (const args of [["serve", "--port", "0"]]) {
         const r = xpay(["--db", url, ...args]);
         expect({ args, code: r.code }).toEqual({ args, code: 1 });
         expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
@@ -138,6 +138,37 @@ if (!availability.run) {
       expect(paid.length).toBe(1);
       const reports = JSON.parse(xpay(["--db", url, "report", "list", "--json"]).out) as unknown[];
       expect(reports.length).toBeGreaterThanOrEqual(1);
+    });
+
+    test("rules add|list|test|remove|unparsed and channel slots run on PostgreSQL", async () => {
+      const other = await cluster.createDatabase("rules");
+      const store = PostgresStore.open(other);
+      await merchant(store);
+      const acc = await account(store);
+      const now = Math.floor(Date.now() / 1000);
+      const r = await store.createOrder(createUnit(newOrder({ outTradeNo: "SLOT-1" }), { now }));
+      const kept = (key: string, text: string, at: number) =>
+        store.rules.recordUnparsed({ pid: 1001, key, pkg: "com.tencent.mm", title: "微信支付", text, reason: "no payment wording matched", now: at }, { total: 500 });
+      await kept("a", "收款到账13.22元，来自张三", now - 10);
+      await kept("b", "收款到账5元，来自李四", now);
+      await store.end();
+      const json = (args: string[]) => {
+        const x = xpay(["--db", other, ...args, "--json"]);
+        expect({ args, code: x.code, err: x.err }).toEqual({ args, code: 0, err: "" });
+        return JSON.parse(x.out);
+      };
+      const A = String.raw`(?<amount>\d+(?:\.\d{1,2})?)`;
+      const pattern = ["--package", "com.tencent.mm", "--title", "^微信支付$", "--text", `^收款到账${A}元，来自.{1,20}$`, "--pay-type", "wxpay"];
+      expect(json(["rules", "unparsed"]).map((m: { text: string }) => m.text)).toEqual(["收款到账5元，来自李四", "收款到账13.22元，来自张三"]);
+      expect(json(["rules", "test", ...pattern]).matches.map((m: { amount: number }) => m.amount)).toEqual([500, 1322]);
+      expect(json(["rules", "add", ...pattern])).toMatchObject({ name: "wxpay-1", package: "com.tencent.mm" });
+      expect(xpay(["--db", other, "rules", "add", ...pattern, "--name", "wxpay-1"]).err).toContain("a rule named wxpay-1 exists already");
+      expect(json(["rules", "list"]).map((x: { name: string }) => x.name)).toEqual(["wxpay-1"]);
+      expect(xpay(["--db", other, "rules", "remove", "wxpay-1"])).toMatchObject({ code: 0, out: "rule wxpay-1 removed\n" });
+      expect(json(["rules", "list"])).toEqual([]);
+      const slots = json(["channel", "slots", String(acc.id), "--amount", "10.00"]);
+      expect(slots.slots.map((x: { trade_no: string; status: number }) => [x.trade_no, x.status])).toEqual([[r.kind === "created" ? r.order.tradeNo : "", 1]]);
+      expect(slots.probe).toMatchObject({ amount: 1000, next: 999 });
     });
 
     test("stats and alert add|list|test|history|remove run on PostgreSQL; alert test posts to a loopback receiver", async () => {

@@ -11,7 +11,7 @@ const sqlitePorts = Object.entries(Object.getOwnPropertyDescriptors(SqliteStore.
   .sort();
 
 /** Ported to PostgreSQL (their operations are in the store contract suite, test/store-contract). */
-const BUILT = ["admin", "browse", "stats", "alerts"];
+const BUILT = ["admin", "browse", "stats", "alerts", "rules", "slots", "dev", "devices"];
 
 test("the PostgreSQL store has each of SQLite's sub-ports; each not built yet refuses by name", async () => {
   expect(sqlitePorts).toContain("admin");

@@ -10,10 +10,14 @@ import { allocationContract } from "./allocation.contract.ts";
 import { browseContract } from "./browse.contract.ts";
 import { clientsContract } from "./clients.contract.ts";
 import { concurrencyContract } from "./concurrency.contract.ts";
+import { devContract } from "./dev.contract.ts";
+import { devicesContract } from "./devices.contract.ts";
 import type { Ctx, StoreFactory } from "./harness.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
+import { rulesContract } from "./rules.contract.ts";
+import { slotsContract } from "./slots.contract.ts";
 import { statsContract } from "./stats.contract.ts";
 
 export function describeStore(adapter: string, factory: StoreFactory): void {
@@ -47,5 +51,9 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     browseContract(ctx);
     statsContract(ctx);
     alertsContract(ctx);
+    rulesContract(ctx);
+    slotsContract(ctx);
+    devContract(ctx);
+    devicesContract(ctx);
   });
 }

@@ -5,6 +5,7 @@ import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { toChannel } from "../sqlite/rows.ts";
 import type { Answers } from "./replay.ts";
+import { slotHeld } from "./slots.ts";
 
 type Row = Record<string, unknown>;
 
@@ -54,19 +55,8 @@ async function lockedCandidates(sql: SQL, pid: number, payType: string, dayStart
   return rows.map((r: Row) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
 }
 
-/**
- * Orders holding a payable amount: pending, or ended (timed out, closed, paid) within the match
- * window. The same statement as SQLite's SLOT_HELD (store/sqlite/slots.ts).
- */
-export function slotHeld(sql: SQL, unpaidSince: number) {
-  return sql`(
-    (status = 1 AND expire_time >= ${unpaidSince})
-    OR (status = 4 AND expire_time >= ${unpaidSince})
-    OR (status = 3 AND closed_at >= ${unpaidSince})
-    OR (status = 2 AND paid_at >= ${unpaidSince}))`;
-}
-
 async function takenTradeAmounts(sql: SQL, accountId: number, unpaidSince: number, range: { min: number; max: number }): Promise<Set<number>> {
+  // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
   const rows = await sql`
     SELECT trade_amount FROM orders
     WHERE account_id = ${accountId} AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}`;

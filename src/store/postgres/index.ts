@@ -12,6 +12,8 @@ import { browseStore } from "./browse.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
 import * as channels from "./channels.ts";
 import * as clients from "./clients.ts";
+import { postgresDev } from "./dev.ts";
+import { postgresDevices } from "./devices.ts";
 import { backupTo, probeWrite } from "./maintenance.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
@@ -23,6 +25,8 @@ import { settleReport } from "./report-match.ts";
 import * as reports from "./reports.ts";
 import { PostgresStats } from "./stats.ts";
 import { pruneBatch } from "./retention.ts";
+import { postgresRules } from "./rules.ts";
+import { postgresSlots } from "./slots.ts";
 import { type SubPortName, unsupported } from "./unsupported.ts";
 import * as vmq from "./vmq-clients.ts";
 
@@ -31,10 +35,6 @@ const MERCHANT_CACHE_MAX = 10_000;
 
 /** The sub-ports not built here yet, with what each holds, for its refusal (the built ones are set in the constructor). */
 const SUB_PORTS: Record<string, string> = {
-  rules: "operator message rules",
-  dev: "test mode (xpay dev)",
-  slots: "the reserved amounts view",
-  devices: "monitoring clients' history",
 };
 
 // The sub-ports are set in the constructor from SUB_PORTS (unsupported.ts): this declaration gives
@@ -56,6 +56,10 @@ export class PostgresStore implements Store {
       browse: browseStore(() => this.db()),
       stats: this.writes,
       alerts: postgresAlerts(() => this.db()),
+      rules: postgresRules(() => this.db()),
+      slots: postgresSlots(() => this.db()),
+      dev: postgresDev(() => this.db()),
+      devices: postgresDevices(() => this.db()),
     };
     for (const [port, value] of Object.entries(built)) Object.defineProperty(this, port, { value, enumerable: true });
     this.ready = ready;
@@ -134,7 +138,7 @@ export class PostgresStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(await this.db(), b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids) => clients.recordClientSeen(await this.db(), c, ids);
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(await this.db(), c, ids, history);
   listClients: Store["listClients"] = async () => clients.listClients(await this.db());
 
   addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(await this.db(), c);

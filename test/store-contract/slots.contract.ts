@@ -1,0 +1,59 @@
+// Store.slots: the payable amounts orders hold on an account, by the allocator's own rule. Orders in
+// every state, some within the match window and some past it: the view lists exactly the held ones,
+// and the next create on the account takes the first amount the view shows free.
+import { expect, test } from "bun:test";
+import { account, create, type Ctx, merchant, payUnit, T0 } from "./harness.ts";
+
+const WINDOW = 600;
+
+export function slotsContract(ctx: Ctx): void {
+  test("slots: pending, timed out, closed and paid orders hold their amount within the match window; older ones do not", async () => {
+    const s = ctx.store;
+    await merchant(s);
+    const a = await account(s);
+    const other = await account(s, { payType: "wxpay" });
+    const now = T0 + 10;
+    const at = (t: number, ttl = 900) => create(s, {}, { now: t, ttl });
+    const longGone = await at(T0 - 3000); // expired 2100 s ago: past the window
+    const closedLongAgo = await at(T0 - 2000);
+    await s.closeOrder(closedLongAgo.tradeNo, T0 - 2000);
+    const timedOut = await at(T0 - 1000); // expired 100 s ago: within the window
+    const unswept = await at(T0 - 950); // expired 50 s ago, not swept yet: status 1 still, held all the same
+    await s.expireOrders(T0 - 90); // writes 4 for timedOut (and longGone)
+    const closed = await at(T0);
+    await s.closeOrder(closed.tradeNo, T0 + 1);
+    const paid = await at(T0 + 2);
+    expect((await s.payOrder(payUnit(paid.tradeNo, T0 + 5))).kind).toBe("paid");
+    const pending = await at(T0 + 3);
+    await create(s, { payType: "wxpay" }, { now: T0 }); // another account's
+    expect(other.id).not.toBe(a.id);
+
+    const held = await s.slots.heldSlots(a.id, now - WINDOW, { limit: 50 });
+    const byTradeNo = (o: { tradeNo: string }) => held.find((h) => h.tradeNo === o.tradeNo);
+    expect(held.map((h) => h.tradeNo).sort()).toEqual([timedOut, unswept, closed, paid, pending].map((o) => o.tradeNo).sort());
+    expect(byTradeNo(longGone)).toBeUndefined();
+    expect(byTradeNo(closedLongAgo)).toBeUndefined();
+    expect(held.map((h) => h.tradeAmount)).toEqual([...held.map((h) => h.tradeAmount)].sort((x, y) => x - y));
+    expect(byTradeNo(paid)).toEqual({
+      tradeAmount: paid.tradeAmount!, tradeNo: paid.tradeNo, outTradeNo: paid.outTradeNo, pid: 1001, amount: 1000, status: 2,
+      createdAt: T0 + 2, expireTime: T0 + 902, paidAt: T0 + 5, closedAt: null,
+    });
+    expect(byTradeNo(closed)).toMatchObject({ status: 3, closedAt: T0 + 1, paidAt: null });
+    expect(byTradeNo(timedOut)).toMatchObject({ status: 4 });
+    expect(byTradeNo(unswept)).toMatchObject({ status: 1 });
+
+    // The allocator agrees: the next order of the same amount takes the first amount the view shows free.
+    const heldAmounts = new Set(held.map((h) => h.tradeAmount));
+    let firstFree = 1000;
+    while (heldAmounts.has(firstFree)) firstFree--;
+    const next = await create(s, {}, { now });
+    expect(next.tradeAmount).toBe(firstFree);
+
+    const narrowed = await s.slots.heldSlots(a.id, now - WINDOW, { range: { min: 997, max: 999 }, limit: 2 });
+    expect(narrowed.map((h) => h.tradeAmount)).toEqual(held.map((h) => h.tradeAmount).filter((t) => t >= 997 && t <= 999).slice(0, 2));
+    expect(narrowed.length).toBe(2);
+    expect(await s.slots.heldSlots(a.id + other.id + 1, now - WINDOW, { limit: 50 })).toEqual([]);
+    // Once the window has passed for every ended order, only the pending ones still hold.
+    expect((await s.slots.heldSlots(a.id, T0 + 900, { limit: 50 })).map((h) => h.tradeNo).sort()).toEqual([pending.tradeNo, next.tradeNo].sort());
+  });
+}
