@@ -19,7 +19,7 @@ test("what runs on PostgreSQL: the core's own commands, operators, the audit log
   expect(runs).toEqual([
     "admin add", "admin list", "admin passwd", "admin remove", "admin revoke", "admin sessions", "alert add", "alert history", "alert list", "alert remove", "alert test", "audit list",
     "backup", "channel add", "channel disable", "channel edit", "channel enable", "channel list", "channel remove", "channel slots",
-    "client add-vmq", "client list", "client show-vmq", "keygen",
+    "client add-vmq", "client list", "client show-vmq", "db copy", "keygen",
     "merchant add", "merchant disable", "merchant enable", "merchant list", "merchant rotate-secret", "merchant set", "merchant show",
     "migrate", "notify list", "notify replay", "notify show", "order close", "order confirm", "order inspect", "order list",
     "report assign", "report list", "rules add", "rules list", "rules remove", "rules test", "rules unparsed",
