@@ -12,11 +12,14 @@ import { copyFileSync, existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { migrate } from "../../src/store/migrate.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
-import { openDatabase } from "../../src/store/db.ts";
+import { openDatabase, openDatabaseReadOnly } from "../../src/store/db.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { copyDatabase } from "../../src/store/copy/copy.ts";
 import { pgSource } from "../../src/store/copy/pg-source.ts";
+import { sqliteSource } from "../../src/store/copy/sqlite-source.ts";
 import { sqliteTarget } from "../../src/store/copy/sqlite-target.ts";
+import { pgTarget } from "../../src/store/copy/pg-target.ts";
+import type { CopySource } from "../../src/store/copy/types.ts";
 import { createUnit, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
 import { fillEveryTable } from "./db-copy-fixture.ts";
@@ -90,6 +93,26 @@ async function pgCounts(url: string): Promise<Record<string, number>> {
   }
 }
 
+/** The source, with `write` run by another connection right after the first batch of the first table. */
+function writingMeanwhile(inner: CopySource, write: () => Promise<void>): CopySource {
+  return {
+    ...inner,
+    snapshot: (read) =>
+      inner.snapshot((s) => {
+        let wrote = false;
+        return read({
+          ...s,
+          async *batches(t, size) {
+            for await (const rows of s.batches(t, size)) {
+              yield rows;
+              if (!wrote) (wrote = true), await write();
+            }
+          },
+        });
+      }),
+  };
+}
+
 if (!availability.run) {
   console.warn(`\n!!! ${availability.why}\n`);
   if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
@@ -150,6 +173,51 @@ if (!availability.run) {
       const { audit_log: _a, ...was } = sqliteSequence(source);
       const { audit_log: _b, ...now } = sqliteSequence(back);
       expect(now).toEqual(was);
+    });
+
+    test("a live source is read in one snapshot: a row written during the copy is not copied (SQLite, PostgreSQL)", async () => {
+      const live = join(fixture.dir, "live.db");
+      copyFileSync(source, live);
+      const toPg = await cluster.createDatabase("from_live");
+      const lite = sqliteSource(openDatabaseReadOnly(live), live);
+      await copyDatabase(
+        writingMeanwhile(lite, async () => {
+          const w = openDatabase(live);
+          w.query("INSERT INTO settings (key, value) VALUES ('written_meanwhile', 'sqlite')").run();
+          w.close();
+        }),
+        () => pgTarget(toPg),
+      );
+      await lite.close();
+      expect(sqliteRows(live, "settings").some((r) => r.includes("written_meanwhile"))).toBe(true);
+      expect(await pgRows(toPg, "settings")).toEqual(sqliteRows(source, "settings"));
+
+      const toLite = join(fixture.dir, "from-live-pg.db");
+      const pgLive = pgSource(toPg);
+      await copyDatabase(
+        writingMeanwhile(pgLive, async () => {
+          const w = new SQL(toPg, { max: 1 });
+          await w`INSERT INTO settings (key, value) VALUES ('written_meanwhile', 'postgres')`;
+          await w.close();
+        }),
+        () => sqliteTarget(openDatabase(toLite), toLite),
+      );
+      await pgLive.close();
+      expect((await pgRows(toPg, "settings")).some((r) => r.includes("written_meanwhile"))).toBe(true);
+      expect(sqliteRows(toLite, "settings")).toEqual(sqliteRows(source, "settings"));
+    });
+
+    test("SQLite -> SQLite and PostgreSQL -> PostgreSQL work the same way", async () => {
+      const twin = join(fixture.dir, "twin.db");
+      const lite = xpay(["db", "copy", "--from", source, "--to", twin, "--json"]);
+      expect(lite.err).toBe("");
+      expect(JSON.parse(lite.out)).toMatchObject({ from: source, to: twin, version: 14, verified: true, audited: true });
+      const pgTwin = await cluster.createDatabase("twin");
+      expect(xpay(["db", "copy", "--from", pg, "--to", pgTwin]).code).toBe(0);
+      for (const t of sqliteTables(source)) {
+        expect({ t, rows: sqliteRows(twin, t, isCopyAudit) }).toEqual({ t, rows: sqliteRows(source, t) });
+        expect({ t, rows: await pgRows(pgTwin, t, isCopyAudit) }).toEqual({ t, rows: sqliteRows(source, t) });
+      }
     });
 
     test("on the copied PostgreSQL database new rows get new ids: no duplicate key, a removed session's id not reused, round-robin above every copied stamp", async () => {
