@@ -83,7 +83,8 @@ process.once("exit", () => {
   for (const stop of live) stop();
 });
 
-export async function startCluster(): Promise<PgCluster> {
+/** durable: keep PostgreSQL's default fsync, synchronous_commit and full_page_writes (the benchmark). */
+export async function startCluster(o: { durable?: boolean } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error(pgAvailability().run ? "unreachable" : "PostgreSQL is not installed");
   const as = runAs();
@@ -109,8 +110,9 @@ export async function startCluster(): Promise<PgCluster> {
     let port = 0;
     for (let attempt = 0; ; attempt++) {
       port = await freePort();
-      // Durability off: the cluster lives for one test run.
-      const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+      // Durability off: the cluster lives for one test run (the benchmark keeps the defaults: durable).
+      const fast = o.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
+      const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast} -c max_connections=200`;
       try {
         run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", opts, "start"], as);
         started = true;

@@ -1,0 +1,130 @@
+// The three setups `npm run bench:pg` compares: `xpay serve` on a SQLite file, on PostgreSQL, and
+// two `xpay serve` processes on one PostgreSQL database. Each start is a fresh database seeded as
+// bench/seed.ts seeds SQLite (the Store API: merchant, 16 alipay accounts, max_offset, no rate
+// limit), so no arm runs on another's orders; stop() ends the servers (the database stays until the
+// cluster goes). The servers are spawned from BENCH_XPAY_ROOT (default: this checkout).
+import { Database } from "bun:sqlite";
+import { SQL } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PgCluster } from "../test/pg/cluster.ts";
+import { BUN, freePort, waitHealthy } from "./lib.ts";
+import { PID, seed } from "./seed.ts";
+
+export const XPAY_ROOT = process.env.BENCH_XPAY_ROOT ?? join(import.meta.dir, "..");
+
+export type ArmName = "sqlite-1" | "pg-1" | "pg-2";
+export const ARM_LABEL: Record<ArmName, string> = { "sqlite-1": "SQLite, 1 instance", "pg-1": "PostgreSQL, 1 instance", "pg-2": "PostgreSQL, 2 instances" };
+
+export interface PendingOrder {
+  trade_no: string;
+  trade_amount: number;
+  account_id: number;
+  code: string;
+}
+
+export interface Arm {
+  name: ArmName;
+  /** each instance's base URL */
+  gateways: string[];
+  pids: number[];
+  /** the pending orders whose out_trade_no starts with prefix (what the phone would report) */
+  pending(prefix: string): Promise<PendingOrder[]>;
+  /** (account, trade_amount) pairs held by more than one live pending order: must be 0 */
+  slotsHeldTwice(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const PENDING = `SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
+const HELD_TWICE = (now: number) =>
+  `SELECT count(*) AS n FROM (SELECT account_id, trade_amount FROM orders WHERE status = 1 AND expire_time > ${now} GROUP BY account_id, trade_amount HAVING count(*) > 1) t`;
+
+/**
+ * BENCH_PG_SYNCHRONOUS_COMMIT=off: PostgreSQL's commit no longer waits for its WAL flush (fsync and
+ * full_page_writes stay on): what SQLite's WAL with synchronous = NORMAL does (src/store/db.ts).
+ */
+export const SYNCHRONOUS_COMMIT = ((v) => {
+  if (v === undefined || v === "") return null;
+  if (v !== "on" && v !== "off") throw new Error("BENCH_PG_SYNCHRONOUS_COMMIT is on or off");
+  return v;
+})(process.env.BENCH_PG_SYNCHRONOUS_COMMIT);
+
+let n = 0;
+
+function spawnServe(db: string, port: number): ReturnType<typeof Bun.spawn> {
+  return Bun.spawn([BUN, join(XPAY_ROOT, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+    env: { ...process.env, XPAY_DB: db },
+    stdout: "ignore", // the access log is still written (one line per request), as in bench/rig.ts
+    stderr: "inherit",
+  });
+}
+
+async function serve(db: string, instances: number): Promise<{ gateways: string[]; procs: ReturnType<typeof Bun.spawn>[] }> {
+  const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
+  // Started together, as an operator's two units would be (the schema is already migrated by the seed).
+  const procs = ports.map((p) => spawnServe(db, p));
+  const gateways = ports.map((p) => `http://127.0.0.1:${p}`);
+  try {
+    await Promise.all(gateways.map((g) => waitHealthy(`${g}/healthz`, 30_000, 20)));
+  } catch (e) {
+    for (const p of procs) p.kill("SIGTERM");
+    throw e;
+  }
+  return { gateways, procs };
+}
+
+async function stopAll(procs: ReturnType<typeof Bun.spawn>[]): Promise<void> {
+  for (const p of procs) p.kill("SIGTERM");
+  await Promise.all(procs.map((p) => p.exited));
+}
+
+export async function startArm(name: ArmName, cluster: PgCluster | null): Promise<Arm> {
+  if (name === "sqlite-1") {
+    const dir = mkdtempSync(join(tmpdir(), "xpay-bench-pg-sqlite-"));
+    const dbPath = join(dir, "xpay.db");
+    await seed(dbPath);
+    const { gateways, procs } = await serve(dbPath, 1).catch((e) => {
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    });
+    const read = <T>(q: string): T[] => {
+      const db = new Database(dbPath, { readonly: true });
+      try {
+        return db.query(q).all() as T[];
+      } finally {
+        db.close();
+      }
+    };
+    return {
+      name, gateways, pids: procs.map((p) => p.pid),
+      pending: async (prefix) => read<PendingOrder>(`${PENDING}'${prefix}%'`),
+      slotsHeldTwice: async () => read<{ n: number }>(HELD_TWICE(Date.now()))[0]!.n,
+      stop: async () => {
+        await stopAll(procs);
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (!cluster) throw new Error(`${name} needs the PostgreSQL cluster`);
+  const url = await cluster.createDatabase(`bench_${process.pid}_${++n}`);
+  if (SYNCHRONOUS_COMMIT) {
+    const admin = new SQL(url, { max: 1 });
+    await admin.unsafe(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET synchronous_commit = ${SYNCHRONOUS_COMMIT}`);
+    await admin.close();
+  }
+  await seed(url); // the Store API on PostgreSQL: migrates, then the same rows as on SQLite
+  const { gateways, procs } = await serve(url, name === "pg-2" ? 2 : 1);
+  const sql = new SQL(url, { max: 1 });
+  return {
+    name, gateways, pids: procs.map((p) => p.pid),
+    // the prefix is ours (letters, digits, '-'): inlined, as the SQLite reader does
+    pending: async (prefix) =>
+      ((await sql.unsafe(`${PENDING}'${prefix}%'`)) as PendingOrder[]).map((r) => ({ ...r, trade_amount: Number(r.trade_amount), account_id: Number(r.account_id) })),
+    slotsHeldTwice: async () => Number(((await sql.unsafe(HELD_TWICE(Date.now()))) as { n: number }[])[0]!.n),
+    stop: async () => {
+      await sql.close();
+      await stopAll(procs);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// npm run bench:pg: native create and report -> notification on SQLite (one instance), on
+// PostgreSQL (one instance) and on PostgreSQL with two `xpay serve` processes on one database,
+// in BENCH_ROUNDS rounds with the order of the setups alternated. PostgreSQL is a throwaway
+// cluster with its durable defaults (fsync, synchronous_commit, full_page_writes on: each commit
+// waits for its WAL flush). SQLite runs WAL with synchronous = NORMAL (src/store/db.ts: a commit is
+// not flushed, a checkpoint is); BENCH_PG_SYNCHRONOUS_COMMIT=off is PostgreSQL's like of it.
+// Every figure is measured right after a run of the bare-Elysia baseline and given as a share of
+// it: the machine is shared and its speed drifts.
+// Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2), BENCH_CONNECTIONS
+// (64 in all, shared out over the instances), BENCH_NOTIFY_ORDERS, BENCH_NOTIFY_CONCURRENCY (16),
+// BENCH_ARMS (comma list of sqlite-1,pg-1,pg-2), BENCH_XPAY_ROOT (the checkout whose server runs),
+// BENCH_PG_SYNCHRONOUS_COMMIT=off (PostgreSQL's commits as SQLite's WAL with synchronous = NORMAL).
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startCluster } from "../test/pg/cluster.ts";
+import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP } from "./lib.ts";
+import { type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
+import { createLoad, notifyLoad, startCountingReceiver } from "./pg-load.ts";
+import { type ArmRun, render } from "./pg-report.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ARMS = (process.env.BENCH_ARMS ?? "sqlite-1,pg-1,pg-2").split(",") as ArmName[];
+const NOTIFY_ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 500);
+const NOTIFY_CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
+const log = (...a: unknown[]) => console.error("[bench:pg]", ...a);
+const loadAvg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+const t0 = performance.now();
+
+const git = spawnSync("git", ["-C", XPAY_ROOT, "describe", "--always", "--dirty"], { encoding: "utf8" });
+const head = `${XPAY_ROOT} (${git.status === 0 ? git.stdout.trim() : "not a git checkout"})`;
+const loadAt = [loadAvg()];
+
+const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true }) : null;
+const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
+const runs: ArmRun[] = [];
+try {
+  const baselineSpec: LoadSpec = { name: "baseline (bare Elysia)", url: `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`, path: "/", body: () => "a=1" };
+  if (WARMUP > 0) await load({ ...baselineSpec, duration: WARMUP });
+
+  for (let round = 1; round <= ROUNDS; round++) {
+    // alternate: a setup measured first in one round is measured last in the next
+    for (const name of round % 2 ? ARMS : [...ARMS].reverse()) {
+      const receiver = startCountingReceiver();
+      const arm = await startArm(name, cluster);
+      try {
+        if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, receiver.url, `W${round}`);
+        const createBaseline = await load(baselineSpec);
+        const create = await createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`);
+        log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}`);
+        let notifyBaseline = createBaseline;
+        const notify = await notifyLoad(arm, receiver, {
+          // as many pending orders as the senders can report in the time (PostgreSQL creates them
+          // far slower than SQLite: making SQLite's count would take most of the run)
+          orders: Math.min(NOTIFY_ORDERS, Math.max(500, Math.ceil(create.rps * DURATION))), concurrency: NOTIFY_CONCURRENCY, seconds: DURATION,
+          beforeReports: async () => {
+            notifyBaseline = await load(baselineSpec);
+          },
+        });
+        const slotsHeldTwice = await arm.slotsHeldTwice();
+        log(`round ${round} ${name}: ${Math.round(notify.perSecond)} notifications/s (baseline ${Math.round(notifyBaseline.rps)}), p99 ${notify.p99.toFixed(1)} ms, ${notify.delivered}/${notify.matched} delivered, ${notify.failed} not matched, ${notify.repeats} repeats; slots held twice ${slotsHeldTwice}`);
+        const mem = await Promise.all(arm.pids.map((p) => rss(p)));
+        runs.push({ arm: name, round, create, createBaseline, notify, notifyBaseline, slotsHeldTwice, rss: mem.map((m) => m.peak) });
+      } finally {
+        await arm.stop();
+        receiver.stop();
+      }
+    }
+  }
+  loadAt.push(loadAvg());
+  console.log(render({
+    runs, head, load: loadAt, seconds: (performance.now() - t0) / 1000,
+    settings: `${CONNECTIONS} connections in all, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} rounds, ${NOTIFY_CONCURRENCY} report senders, PostgreSQL ${!cluster ? "not run" : SYNCHRONOUS_COMMIT === "off" ? "fsync on, synchronous_commit off (as SQLite's WAL with synchronous = NORMAL)" : "with its durable defaults (fsync, synchronous_commit on)"}`,
+  }));
+} finally {
+  baselineProc.kill("SIGTERM");
+  cluster?.stop();
+}
