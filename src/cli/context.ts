@@ -8,7 +8,6 @@ import { openGateway } from "../server/bootstrap.ts";
 import { accessOf, chooseDbPath, type DbAccess } from "./database.ts";
 import { CliError } from "./errors.ts";
 import { openStore } from "./open-store.ts";
-import { refuseOnPostgres } from "./postgres-support.ts";
 import { checkBaseUrl } from "./serve-input.ts";
 
 export { CliError };
@@ -34,8 +33,6 @@ export function createCli(program: Command): Cli {
     for (let c: Command | null = action; c && c !== program; c = c.parent) names.unshift(c.name());
     command = names.join(" ");
     options = action.opts();
-    // `xpay dev` reads --db only; every other command --db, else XPAY_DB.
-    refuseOnPostgres(command, command === "dev" ? (program.opts().db as string | undefined) : (program.opts().db ?? process.env.XPAY_DB));
   });
   const dbPath = () => chooseDbPath(program.opts().db as string | undefined, process.env.XPAY_DB);
   const access = () => accessOf(command, options);

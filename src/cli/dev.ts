@@ -16,10 +16,13 @@ import { openGateway } from "../server/bootstrap.ts";
 import { devInfo, type DevInfo, KEY_FILES } from "../server/dev/info.ts";
 import { createLogger } from "../server/logger.ts";
 import { openDatabaseReadOnly } from "../store/db.ts";
+import { peekSetting } from "../store/postgres/peek.ts";
+import { describePostgresUrl, isPostgresUrl } from "../store/postgres/url.ts";
 import { SqliteStore } from "../store/sqlite/index.ts";
 import { storedSetting } from "../store/sqlite/maintenance.ts";
 import { type Cli, CliError } from "./context.ts";
 import { openFor } from "./database.ts";
+import { describeDb, openStore } from "./open-store.ts";
 import { exampleCreateCurl, quickStart } from "./dev-quickstart.ts";
 import { examples } from "./help.ts";
 import { checkHostSyntax, checkPort, probeListen } from "./serve-input.ts";
@@ -37,7 +40,7 @@ export function register(program: Command, _cli: Cli): void {
     .description("test gateway for merchant developers: throwaway database, fixed test merchant and keys, payments simulated by a click or POST /dev/orders/{trade_no}/pay (never for production)")
     .addHelpText(
       "after",
-      "\nThe database is a temporary file removed on exit, unless --db PATH is given (a new file, or one\nan earlier `xpay dev` made; any other database is refused). XPAY_DB and the other XPAY_*\nvariables are ignored." +
+      "\nThe database is a temporary file removed on exit, unless --db PATH is given (a new file, or one\nan earlier `xpay dev` made; any other database is refused; a postgres:// URL of an empty database\nworks too). XPAY_DB and the other XPAY_*\nvariables are ignored." +
         examples("xpay dev", "xpay dev --port 0 --json   # CI: a free port, the setup as one JSON line", "xpay --db ./xpay-dev.db dev --port 8080   # keeps orders between runs"),
     )
     .option("--port <port>", "port to listen on; 0 picks a free one", "8080")
@@ -48,15 +51,33 @@ export function register(program: Command, _cli: Cli): void {
 }
 
 /** --db only when typed on this command line; a throwaway folder otherwise. */
-function chooseDatabase(program: Command): { path: string; keysDir: string; temporary: string | null } {
+async function chooseDatabase(program: Command): Promise<{ path: string; keysDir: string; temporary: string | null }> {
   if (program.getOptionValueSource("db") !== "cli") {
     const dir = mkdtempSync(join(tmpdir(), "xpay-dev-"));
     return { path: join(dir, "xpay-dev.db"), keysDir: join(dir, "keys"), temporary: dir };
   }
   const path = String(program.opts().db);
   if (path.trim() === "") throw new CliError("--db is empty; give a file for the test database, e.g. --db ./xpay-dev.db");
+  if (isPostgresUrl(path)) {
+    // An empty database or one an earlier `xpay dev` made; the key files go to a throwaway folder.
+    await refuseRealPostgres(path);
+    const dir = mkdtempSync(join(tmpdir(), "xpay-dev-"));
+    return { path, keysDir: join(dir, "keys"), temporary: dir };
+  }
   if (existsSync(path) && statSync(path).isFile() && statSync(path).size > 0) refuseRealDatabase(path);
   return { path, keysDir: `${resolve(path)}-keys`, temporary: null };
+}
+
+async function refuseRealPostgres(url: string): Promise<void> {
+  let peek;
+  try {
+    peek = await peekSetting(url, DEV_MARKER_KEY);
+  } catch (e) {
+    throw new CliError(`cannot open database ${describePostgresUrl(url)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (peek.hasTables && peek.value === undefined) {
+    throw new CliError(`${describePostgresUrl(url)} is not a database made by xpay dev; xpay dev never runs on a real database (its merchant and keys are public test values): give an empty database or leave --db out`);
+  }
 }
 
 /** The test merchant, its public keys and the /dev routes must never land in an operator's database. */
@@ -92,10 +113,10 @@ async function runDev(program: Command, o: DevFlags): Promise<void> {
   const host = checkHostSyntax(o.host, "--host");
   if (!/^https?:\/\/[^\s]+$/.test(o.notifyUrl)) throw new CliError(`--notify-url must be an http:// or https:// URL, not ${JSON.stringify(o.notifyUrl)}`);
   probeListen(host, port, "--host");
-  const where = chooseDatabase(program);
+  const where = await chooseDatabase(program);
   const cleanup = () => where.temporary && rmSync(where.temporary, { recursive: true, force: true });
   try {
-    const gw = openGateway({ db: where.path, store: new SqliteStore(openFor(where.path, "create")) });
+    const gw = openGateway({ db: where.path, store: isPostgresUrl(where.path) ? openStore(where.path, "create") : new SqliteStore(openFor(where.path, "create")) });
     const setup = await seedDevGateway(gw);
     writeKeys(where.keysDir);
     const log = createLogger(o.json ? "json" : "pretty", undefined, (await gw.settings()).str("timezone"));
@@ -107,7 +128,7 @@ async function runDev(program: Command, o: DevFlags): Promise<void> {
     const shownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
     gw.baseUrl = `http://${shownHost}:${server.port}`;
     await gw.store.setSetting("base_url", gw.baseUrl); // links printed by `xpay --db ... order inspect`
-    info = devInfo({ baseUrl: gw.baseUrl, database: where.path, temporary: where.temporary !== null, keysDir: where.keysDir, setup });
+    info = devInfo({ baseUrl: gw.baseUrl, database: describeDb(where.path), temporary: where.temporary !== null && !isPostgresUrl(where.path), keysDir: where.keysDir, setup });
     const curl = exampleCreateCurl(info, { outTradeNo: `DEV-${gw.clock.now()}`, notifyUrl: o.notifyUrl });
     let stopping = false;
     const stop = async (signal: string) => {

@@ -61,19 +61,6 @@ if (!availability.run) {
       }
     });
 
-    test("commands not on PostgreSQL yet refuse before touching the database", async () => {
-      for (const args of [["serve", "--port", "0"]]) {
-        const r = xpay(["--db", url, ...args]);
-        expect({ args, code: r.code }).toEqual({ args, code: 1 });
-        expect(r.err).toStartWith(`error: not supported on PostgreSQL yet: xpay ${args[0]}`);
-      }
-      const dev = xpay(["--db", url, "dev", "--port", "0"]);
-      expect(dev.err).toContain("not supported on PostgreSQL yet: xpay dev");
-      const store = PostgresStore.open(url);
-      expect((await store.listMerchants()).length).toBe(1);
-      await store.end();
-    });
-
     test("operators and the audit log: admin add|list|passwd|sessions|revoke|remove, audit list, an audited reveal", () => {
       const run = (args: string[], stdin?: string) => {
         const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", "--db", url, ...args], { env: { ...process.env, NO_COLOR: "1", XPAY_DB: undefined }, stdin: stdin === undefined ? undefined : Buffer.from(stdin) });
