@@ -289,6 +289,33 @@ if (!availability.run) {
       }
     });
 
+    test("a table this xpay does not know (made by hand in the source) is refused by name; nothing is copied", async () => {
+      const odd = join(fixture.dir, "odd.db");
+      copyFileSync(source, odd);
+      const db = new Database(odd);
+      db.exec("CREATE TABLE my_notes (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO my_notes (note) VALUES ('x')");
+      db.close();
+      const to = await cluster.createDatabase();
+      const r = xpay(["db", "copy", "--from", odd, "--to", to]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("the two schemas differ (only the source has my_notes); nothing was copied");
+      expect(Object.entries(await pgCounts(to)).filter(([t, n]) => n > 0 && t !== "xpay_migrations")).toEqual([]);
+    });
+
+    test("the verification reads the destination after the commit: a table that does not hold what was copied fails the command", async () => {
+      const to = join(fixture.dir, "verified.db");
+      const from = sqliteSource(openDatabaseReadOnly(source), source);
+      const lying = () => {
+        const t = sqliteTarget(openDatabase(to), to);
+        return { ...t, count: async (table: string) => (await t.count(table)) - (table === "orders" ? 1 : 0) };
+      };
+      try {
+        await expect(copyDatabase(from, lying)).rejects.toThrow(`verification failed: table orders holds ${sqliteRows(source, "orders").length - 1} rows in ${to}, ${sqliteRows(source, "orders").length} expected`);
+      } finally {
+        await from.close();
+      }
+    });
+
     test("a value the destination cannot store stops the copy: nothing committed, the table and column named, not the value", async () => {
       for (const [change, says] of [
         ["UPDATE notification_attempts SET duration_ms = 12.5", "table notification_attempts, column duration_ms, row 1 (in key order): a fraction in a integer column"],

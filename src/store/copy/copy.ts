@@ -7,7 +7,7 @@
 // source's. The copy is appended to the destination's audit log as `db.copy`: that database's
 // history otherwise starts with rows nobody there wrote.
 import { planCopy } from "./plan.ts";
-import { CopyError, type CopySource, type CopyTarget } from "./types.ts";
+import { CopyError, type CopySource, type CopyTarget, type SourceSnapshot } from "./types.ts";
 import { checkRow } from "./values.ts";
 
 export interface CopyResult {
@@ -41,59 +41,64 @@ function checkVersion(side: string, where: string, version: number, latest: numb
  * file behind. The caller closes the source.
  */
 export async function copyDatabase(source: CopySource, openTarget: () => CopyTarget, o: CopyOptions = {}): Promise<CopyResult> {
-  const batch = o.batch ?? 1000;
-  const now = o.now ?? (() => Math.floor(Date.now() / 1000));
-  let target: CopyTarget | null = null;
+  const opened: { target?: CopyTarget } = {};
   try {
-    return await copyInto(source, () => (target = openTarget()), batch, now);
+    const copied = await source.snapshot(async (s) => {
+      checkVersion("source", source.where, s.version, source.latest);
+      opened.target = openTarget();
+      return fill(source, s, opened.target, o.batch ?? 1000, o.now ?? (() => Math.floor(Date.now() / 1000)));
+    });
+    await verify(opened.target!, copied);
+    return copied;
   } finally {
-    await (target as CopyTarget | null)?.close();
+    await opened.target?.close();
   }
 }
 
-async function copyInto(source: CopySource, openTarget: () => CopyTarget, batch: number, now: () => number): Promise<CopyResult> {
-  let target!: CopyTarget;
-  const copied = await source.snapshot(async (s) => {
-    checkVersion("source", source.where, s.version, source.latest);
-    target = openTarget();
-    const before = await target.inspect();
-    if (before.version > 0) checkVersion("destination", target.where, before.version, target.latest);
-    const busy = await target.firstNonEmpty(before.tables);
-    if (busy) {
-      throw new CopyError(`destination ${target.where} is not empty: table ${busy} holds rows; db copy fills only an empty database (a new file, or a new PostgreSQL database); nothing was written`);
-    }
-    const prepared = await target.prepare();
-    if (prepared.version !== s.version) throw new CopyError(`destination ${target.where} is at schema version ${prepared.version}, the source at ${s.version}; nothing was copied`);
-    const tables = planCopy(s.tables, prepared.tables);
-    const done: CopyResult["tables"] = [];
-    const audited = tables.some((t) => t.name === AUDIT_TABLE);
-    try {
-      await target.transaction(async (w) => {
-        for (const t of tables) {
-          const expected = await s.count(t);
-          let n = 0;
-          for await (const rows of s.batches(t, batch)) {
-            await w.insert(t, rows.map((r, i) => checkRow(t, r, n + i + 1)));
-            n += rows.length;
-          }
-          if (n !== expected) throw new CopyError(`table ${t.name}: read ${n} rows where the snapshot counts ${expected}`);
-          done.push({ name: t.name, rows: n });
+/** Refuses a destination that cannot take the copy, then writes it in one transaction. */
+async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, batch: number, now: () => number): Promise<CopyResult> {
+  if (target.latest < s.version) {
+    throw new CopyError(`this xpay's schema on ${target.where} stops at version ${target.latest}, the source is at ${s.version}; copy with an xpay that has both; nothing was copied`);
+  }
+  const before = await target.inspect();
+  if (before.version > 0) checkVersion("destination", target.where, before.version, target.latest);
+  const busy = await target.firstNonEmpty(before.tables);
+  if (busy) {
+    throw new CopyError(`destination ${target.where} is not empty: table ${busy} holds rows; db copy fills only an empty database (a new file, or a new PostgreSQL database); nothing was written`);
+  }
+  const prepared = await target.prepare();
+  if (prepared.version !== s.version) throw new CopyError(`destination ${target.where} is at schema version ${prepared.version}, the source at ${s.version}; nothing was copied`);
+  const tables = planCopy(s.tables, prepared.tables);
+  const done: CopyResult["tables"] = [];
+  const audited = tables.some((t) => t.name === AUDIT_TABLE);
+  try {
+    await target.transaction(async (w) => {
+      for (const t of tables) {
+        const expected = await s.count(t);
+        let n = 0;
+        for await (const rows of s.batches(t, batch)) {
+          await w.insert(t, rows.map((r, i) => checkRow(t, r, n + i + 1)));
+          n += rows.length;
         }
-        await w.finish(tables, await s.highWater());
-        const rows = done.reduce((a, t) => a + t.rows, 0);
-        if (audited) await w.audit({ at: now(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
-      });
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new CopyError(`${why}; nothing was committed (${target.where} keeps its schema and no rows: correct the cause and copy again)`);
-    }
-    return { version: s.version, tables: done, audited };
-  });
-  // After the commit, as a later reader sees it.
+        if (n !== expected) throw new CopyError(`table ${t.name}: read ${n} rows where the snapshot counts ${expected}`);
+        done.push({ name: t.name, rows: n });
+      }
+      await w.finish(tables, await s.highWater());
+      const rows = done.reduce((a, t) => a + t.rows, 0);
+      if (audited) await w.audit({ at: now(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
+    });
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new CopyError(`${why}; nothing was committed (${target.where} keeps its schema and no rows: correct the cause and copy again)`);
+  }
+  return { version: s.version, tables: done, audited };
+}
+
+/** After the commit, as a later reader sees it: every table holds what was copied into it. */
+async function verify(target: CopyTarget, copied: CopyResult): Promise<void> {
   for (const t of copied.tables) {
     const expected = t.rows + (copied.audited && t.name === AUDIT_TABLE ? 1 : 0);
     const found = await target.count(t.name);
     if (found !== expected) throw new CopyError(`verification failed: table ${t.name} holds ${found} rows in ${target.where}, ${expected} expected`);
   }
-  return copied;
 }
