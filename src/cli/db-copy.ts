@@ -62,7 +62,7 @@ function worded(e: unknown, from: string, to: string): CliError {
 export function register(program: Command, _cli: Cli): void {
   const db = program
     .command("db")
-    .description("whole-database operations")
+    .description("whole-database operations: copy one database into another (SQLite, PostgreSQL)")
     .addHelpText("after", examples("xpay db copy --from /var/lib/xpay/xpay.db --to postgres://xpay@127.0.0.1/xpay"));
   db.command("copy")
     .description("copy every row of an xpay database into an empty one: SQLite to PostgreSQL, PostgreSQL to SQLite (or the same engine); one transaction, counts verified")
