@@ -1,7 +1,7 @@
 // The PostgreSQL store (issue 20): the same port as the SQLite store, for several xpay instances on
 // one database. Each unit is one transaction on a pooled connection; what SQLite's single writer
 // serialized is serialized here by row locks and advisory locks (see each flow's file), and the
-// core's synchronous rules run through replay.ts. Sub-ports not built yet refuse (unsupported.ts).
+// core's synchronous rules run through replay.ts. Each sub-port is a file of its own beside the flows.
 import { SQL } from "bun";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
@@ -27,19 +27,10 @@ import { PostgresStats } from "./stats.ts";
 import { pruneBatch } from "./retention.ts";
 import { postgresRules } from "./rules.ts";
 import { postgresSlots } from "./slots.ts";
-import { type SubPortName, unsupported } from "./unsupported.ts";
 import * as vmq from "./vmq-clients.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000;
-
-/** The sub-ports not built here yet, with what each holds, for its refusal (the built ones are set in the constructor). */
-const SUB_PORTS: Record<string, string> = {
-};
-
-// The sub-ports are set in the constructor from SUB_PORTS (unsupported.ts): this declaration gives
-// the class every sub-port property Store has, whichever of them this checkout's Store declares.
-export interface PostgresStore extends Pick<Store, SubPortName> {}
 
 export class PostgresStore implements Store {
   /**
@@ -48,20 +39,25 @@ export class PostgresStore implements Store {
    * connection or schema problem. `timezone` is the stored setting, for the CLI's times.
    */
   readonly ready: Promise<{ version: number; timezone: string | undefined }>;
+  readonly admin: Store["admin"];
+  readonly browse: Store["browse"];
+  readonly stats: Store["stats"];
+  readonly alerts: Store["alerts"];
+  readonly rules: Store["rules"];
+  readonly slots: Store["slots"];
+  readonly dev: Store["dev"];
+  readonly devices: Store["devices"];
 
   private constructor(private readonly sql: SQL, ready: Promise<{ version: number; timezone: string | undefined }>) {
-    for (const [port, what] of Object.entries(SUB_PORTS)) Object.defineProperty(this, port, { value: unsupported(port, what), enumerable: true });
-    const built: Partial<Pick<Store, SubPortName>> = {
-      admin: new PostgresAdminStore(() => this.db()),
-      browse: browseStore(() => this.db()),
-      stats: this.writes,
-      alerts: postgresAlerts(() => this.db()),
-      rules: postgresRules(() => this.db()),
-      slots: postgresSlots(() => this.db()),
-      dev: postgresDev(() => this.db()),
-      devices: postgresDevices(() => this.db()),
-    };
-    for (const [port, value] of Object.entries(built)) Object.defineProperty(this, port, { value, enumerable: true });
+    const db = () => this.db();
+    this.admin = new PostgresAdminStore(db);
+    this.browse = browseStore(db);
+    this.stats = this.writes;
+    this.alerts = postgresAlerts(db);
+    this.rules = postgresRules(db);
+    this.slots = postgresSlots(db);
+    this.dev = postgresDev(db);
+    this.devices = postgresDevices(db);
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure
   }
