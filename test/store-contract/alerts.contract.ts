@@ -183,5 +183,8 @@ export function alertsContract(ctx: Ctx): void {
     expect(claims.flat().length).toBeGreaterThan(15);
     expect(ids.length).toBe(42);
     expect(new Set(ids).size).toBe(42);
+    // Every claimer "crashed" (no attempt recorded): once the leases run out another instance takes them all.
+    expect(await others[1]!.claimDue(MS + 59_999, 100, 60_000)).toEqual([]);
+    expect((await others[1]!.claimDue(MS + 60_000, 100, 60_000)).length).toBe(42);
   });
 }
