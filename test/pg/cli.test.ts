@@ -1,7 +1,11 @@
 // The command line on a PostgreSQL URL: selection by --db and XPAY_DB, migrate and its downgrade
-// guard, what runs and what refuses (before writing anything), and no password in any message.
+// guard, every command on it (backup included), and no password in any message.
 import { afterAll, beforeAll, describe, expect, test as bunTest } from "bun:test";
 import { SQL } from "bun";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createUnit, merchant, account, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
@@ -200,10 +204,33 @@ if (!availability.run) {
       }
     });
 
-    test("backup points to pg_dump", () => {
-      const r = xpay(["--db", url, "backup", "/tmp/never-written.db"]);
-      expect(r.code).toBe(1);
-      expect(r.err).toContain("pg_dump");
+    test("backup writes a SQLite file (mode 0600) holding the same rows, which db copy restores into an empty database", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "xpay-pg-backup-"));
+      try {
+        const file = join(dir, "b.db");
+        const r = xpay(["--db", url, "backup", file]);
+        expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: "" });
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(readdirSync(dir)).toEqual(["b.db"]); // no staging folder left
+        const sql = new SQL(url, { max: 1 });
+        const copy = new Database(file, { readonly: true });
+        try {
+          for (const table of ["merchants", "orders", "channel_accounts", "notifications", "reports", "settings", "audit_log", "operators"]) {
+            const pg = Number((await sql.unsafe(`SELECT count(*) AS n FROM ${table}`))[0].n);
+            const lite = (copy.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+            expect({ table, rows: lite }).toEqual({ table, rows: pg }); // an exact copy: no db.copy audit row
+          }
+        } finally {
+          copy.close();
+          await sql.close();
+        }
+        expect(xpay(["--db", url, "backup", file]).err).toContain("exists already");
+        const restored = await cluster.createDatabase("restored");
+        expect(xpay(["db", "copy", "--from", file, "--to", restored]).code).toBe(0);
+        expect(JSON.parse(xpay(["--db", restored, "merchant", "list", "--json"]).out)).toEqual(JSON.parse(xpay(["--db", url, "merchant", "list", "--json"]).out));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     test("a schema a newer xpay wrote is refused by readers, writers and migrate", async () => {

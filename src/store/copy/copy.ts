@@ -23,6 +23,8 @@ export interface CopyOptions {
   batch?: number;
   /** Unix seconds, for the audit entry. */
   now?: () => number;
+  /** false: no `db.copy` entry (xpay backup on PostgreSQL: the file is an exact copy). */
+  audit?: boolean;
 }
 
 const AUDIT_TABLE = "audit_log";
@@ -46,7 +48,7 @@ export async function copyDatabase(source: CopySource, openTarget: () => CopyTar
     const copied = await source.snapshot(async (s) => {
       checkVersion("source", source.where, s.version, source.latest);
       opened.target = openTarget();
-      return fill(source, s, opened.target, o.batch ?? 1000, o.now ?? (() => Math.floor(Date.now() / 1000)));
+      return fill(source, s, opened.target, o.batch ?? 1000, o.audit === false ? null : (o.now ?? (() => Math.floor(Date.now() / 1000))));
     });
     await verify(opened.target!, copied);
     return copied;
@@ -56,7 +58,8 @@ export async function copyDatabase(source: CopySource, openTarget: () => CopyTar
 }
 
 /** Refuses a destination that cannot take the copy, then writes it in one transaction. */
-async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, batch: number, now: () => number): Promise<CopyResult> {
+/** `now` null: no audit entry. */
+async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, batch: number, now: (() => number) | null): Promise<CopyResult> {
   if (target.latest < s.version) {
     throw new CopyError(`this xpay's schema on ${target.where} stops at version ${target.latest}, the source is at ${s.version}; copy with an xpay that has both; nothing was copied`);
   }
@@ -70,7 +73,7 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
   if (prepared.version !== s.version) throw new CopyError(`destination ${target.where} is at schema version ${prepared.version}, the source at ${s.version}; nothing was copied`);
   const tables = planCopy(s.tables, prepared.tables);
   const done: CopyResult["tables"] = [];
-  const audited = tables.some((t) => t.name === AUDIT_TABLE);
+  const audited = now !== null && tables.some((t) => t.name === AUDIT_TABLE);
   try {
     await target.transaction(async (w) => {
       for (const t of tables) {
@@ -85,7 +88,7 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
       }
       await w.finish(tables, await s.highWater());
       const rows = done.reduce((a, t) => a + t.rows, 0);
-      if (audited) await w.audit({ at: now(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
+      if (audited) await w.audit({ at: now!(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
     });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);

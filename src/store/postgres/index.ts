@@ -14,7 +14,8 @@ import * as channels from "./channels.ts";
 import * as clients from "./clients.ts";
 import { postgresDev } from "./dev.ts";
 import { postgresDevices } from "./devices.ts";
-import { backupTo, probeWrite } from "./maintenance.ts";
+import { backupToSqlite } from "./backup.ts";
+import { probeWrite } from "./maintenance.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
@@ -48,7 +49,7 @@ export class PostgresStore implements Store {
   readonly dev: Store["dev"];
   readonly devices: Store["devices"];
 
-  private constructor(private readonly sql: SQL, ready: Promise<{ version: number; timezone: string | undefined }>) {
+  private constructor(private readonly sql: SQL, private readonly url: string, ready: Promise<{ version: number; timezone: string | undefined }>) {
     const db = () => this.db();
     this.admin = new PostgresAdminStore(db);
     this.browse = browseStore(db);
@@ -65,7 +66,7 @@ export class PostgresStore implements Store {
   /** Connects lazily; `access` as the CLI decides it (database.ts accessOf). */
   static open(url: string, o: { access?: PoolAccess; max?: number } = {}): PostgresStore {
     const { sql, ready } = openPool(url, o.access ?? "write", o.max);
-    return new PostgresStore(sql, ready);
+    return new PostgresStore(sql, url, ready);
   }
 
   private async db(): Promise<SQL> {
@@ -144,7 +145,11 @@ export class PostgresStore implements Store {
   recordVmqPush: Store["recordVmqPush"] = async (id, now) => vmq.recordVmqPush(await this.db(), id, now);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(await this.db());
-  backupTo: Store["backupTo"] = async () => backupTo();
+  /** A SQLite file holding one snapshot of every table (backup.ts). */
+  backupTo: Store["backupTo"] = async (path) => {
+    await this.ready;
+    await backupToSqlite(this.url, path);
+  };
 
   /** Store.close is synchronous; the pool closes in the background. `end` waits for it. */
   close(): void {
