@@ -1,4 +1,5 @@
 // Monitoring clients, V免签 clients, bounded refusals, the retention prune, backup and the write probe.
+import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -97,19 +98,22 @@ export function clientsContract(ctx: Ctx): void {
     expect((await s.listReports({})).length).toBe(3);
   });
 
-  test("backup: a SQLite store writes a new 0600 file; a PostgreSQL store refuses and names pg_dump", async () => {
+  test("backup: a new 0600 SQLite file holding the data, whatever the store; an existing file is never replaced", async () => {
     const s = ctx.store;
     await merchant(s);
     const dir = mkdtempSync(join(tmpdir(), "xpay-contract-backup-"));
     try {
       const target = join(dir, "copy.db");
-      if (ctx.adapter === "sqlite") {
-        await s.backupTo(target);
-        expect(statSync(target).mode & 0o777).toBe(0o600);
-      } else {
-        await expect(s.backupTo(target)).rejects.toThrow(/pg_dump/);
-        expect(existsSync(target)).toBe(false);
+      await s.backupTo(target);
+      expect(statSync(target).mode & 0o777).toBe(0o600);
+      const copy = new Database(target, { readonly: true });
+      try {
+        expect(copy.query("SELECT pid FROM merchants").all()).toEqual([{ pid: 1001 }]);
+      } finally {
+        copy.close();
       }
+      await expect(s.backupTo(target)).rejects.toThrow("exists already");
+      expect(existsSync(`${target}-wal`)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

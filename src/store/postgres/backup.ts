@@ -3,12 +3,12 @@
 // `xpay db copy` (store/copy): one REPEATABLE READ snapshot of every table. The file is an exact
 // copy (no `db.copy` audit entry); `xpay db copy --from FILE --to URL` restores it into an empty
 // database. For very large databases the server's own tools (pg_dump) remain the better choice.
-import { chmodSync, linkSync, mkdtempSync, rmSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { chmodSync, closeSync, linkSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { copyDatabase } from "../copy/copy.ts";
 import { pgSource } from "../copy/pg-source.ts";
 import { sqliteTarget } from "../copy/sqlite-target.ts";
-import { openDatabase } from "../db.ts";
 import { backupTargetProblem } from "../sqlite/maintenance.ts";
 
 export async function backupToSqlite(url: string, path: string): Promise<void> {
@@ -22,8 +22,11 @@ export async function backupToSqlite(url: string, path: string): Promise<void> {
   try {
     const tmp = join(staging, "backup.db");
     await copyDatabase(source, () => {
-      const db = openDatabase(tmp);
+      // A plain rollback-journal file, like SQLite's VACUUM INTO backup: one file, nothing beside it.
+      closeSync(openSync(tmp, "a", 0o600));
       chmodSync(tmp, 0o600);
+      const db = new Database(tmp, { strict: true });
+      db.exec("PRAGMA foreign_keys = ON");
       return sqliteTarget(db, path);
     }, { audit: false });
     try {

@@ -6,19 +6,10 @@
 // earlier one, and a re-send raced by two instances bumps one row instead of inserting twice.
 import type { SQL } from "bun";
 import type { AddRuleResult, NewUnparsed, RulesStore, StoredRule, UnparsedMessage } from "../../core/rules/store.ts";
+import { toRule, toUnparsed } from "../sqlite/rules.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
-
-const toRule = (r: Row): StoredRule => ({
-  id: Number(r.id), name: String(r.name), pkg: String(r.package), title: String(r.title), text: String(r.text),
-  payType: String(r.pay_type), createdAt: Number(r.created_at),
-});
-
-const toUnparsed = (r: Row): UnparsedMessage => ({
-  id: Number(r.id), pid: Number(r.pid), pkg: String(r.package), title: String(r.title), text: String(r.text), reason: String(r.reason),
-  count: Number(r.count), firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen),
-});
 
 async function recordUnparsed(tx: SQL, m: NewUnparsed, limits: { total: number }): Promise<void> {
   await tx`LOCK TABLE unparsed_messages IN SHARE ROW EXCLUSIVE MODE`;

@@ -3,10 +3,10 @@
 // operator's reserved-amounts view (store.slots), so the two can never disagree. It is SQLite's
 // SLOT_HELD (../sqlite/slots.ts) in this driver's fragment form.
 import type { SQL } from "bun";
-import type { HeldSlot, SlotStore } from "../../core/slots/store.ts";
+import type { SlotStore } from "../../core/slots/store.ts";
+import { toHeldSlot } from "../sqlite/slots.ts";
 
 type Row = Record<string, unknown>;
-const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
@@ -31,20 +31,7 @@ export function postgresSlots(db: () => Promise<SQL>): SlotStore {
         SELECT trade_amount, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
         WHERE account_id = ${accountId} AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}
         ORDER BY trade_amount, trade_no LIMIT ${o.limit}`;
-      return (rows as Row[]).map(
-        (r): HeldSlot => ({
-          tradeAmount: Number(r.trade_amount),
-          tradeNo: String(r.trade_no),
-          outTradeNo: String(r.out_trade_no),
-          pid: Number(r.pid),
-          amount: Number(r.amount),
-          status: Number(r.status),
-          createdAt: Number(r.created_at),
-          expireTime: Number(r.expire_time),
-          paidAt: numOrNull(r.paid_at),
-          closedAt: numOrNull(r.closed_at),
-        }),
-      );
+      return (rows as Row[]).map(toHeldSlot);
     },
   };
 }

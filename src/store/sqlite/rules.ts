@@ -5,12 +5,13 @@ import type { AddRuleResult, NewUnparsed, RulesStore, StoredRule, UnparsedMessag
 
 type Row = Record<string, unknown>;
 
-const toRule = (r: Row): StoredRule => ({
+/** Row mappers, shared with the PostgreSQL adapter (the schemas match column for column). */
+export const toRule = (r: Row): StoredRule => ({
   id: Number(r.id), name: String(r.name), pkg: String(r.package), title: String(r.title), text: String(r.text),
   payType: String(r.pay_type), createdAt: Number(r.created_at),
 });
 
-const toUnparsed = (r: Row): UnparsedMessage => ({
+export const toUnparsed = (r: Row): UnparsedMessage => ({
   id: Number(r.id), pid: Number(r.pid), pkg: String(r.package), title: String(r.title), text: String(r.text), reason: String(r.reason),
   count: Number(r.count), firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen),
 });

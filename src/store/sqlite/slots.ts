@@ -19,6 +19,20 @@ export const SLOT_HELD = `(
 type Row = Record<string, unknown>;
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/** A held slot as the view shows it, from a row of SLOT_HELD's query (shared with the PostgreSQL adapter). */
+export const toHeldSlot = (r: Row): HeldSlot => ({
+  tradeAmount: Number(r.trade_amount),
+  tradeNo: String(r.trade_no),
+  outTradeNo: String(r.out_trade_no),
+  pid: Number(r.pid),
+  amount: Number(r.amount),
+  status: Number(r.status),
+  createdAt: Number(r.created_at),
+  expireTime: Number(r.expire_time),
+  paidAt: numOrNull(r.paid_at),
+  closedAt: numOrNull(r.closed_at),
+});
+
 export function heldSlots(db: Database, accountId: number, unpaidSince: number, o: { range?: { min: number; max: number }; limit: number }): HeldSlot[] {
   const range = o.range ?? { min: 0, max: Number.MAX_SAFE_INTEGER };
   const rows = db
@@ -28,18 +42,7 @@ export function heldSlots(db: Database, accountId: number, unpaidSince: number, 
        ORDER BY trade_amount, trade_no LIMIT $limit`,
     )
     .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max, limit: o.limit }) as Row[];
-  return rows.map((r) => ({
-    tradeAmount: Number(r.trade_amount),
-    tradeNo: String(r.trade_no),
-    outTradeNo: String(r.out_trade_no),
-    pid: Number(r.pid),
-    amount: Number(r.amount),
-    status: Number(r.status),
-    createdAt: Number(r.created_at),
-    expireTime: Number(r.expire_time),
-    paidAt: numOrNull(r.paid_at),
-    closedAt: numOrNull(r.closed_at),
-  }));
+  return rows.map(toHeldSlot);
 }
 
 export function sqliteSlots(db: Database): SlotStore {
