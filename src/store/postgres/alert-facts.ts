@@ -4,6 +4,7 @@
 // snapshot, as SQLite's read transaction gives; it takes no lock a writer waits for.
 import type { SQL } from "bun";
 import type { AlertEvents, FactQuery, StoredFacts } from "../../core/alerts/store.ts";
+import { eventsFromRows } from "../sqlite/alert-facts.ts";
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);
@@ -96,20 +97,6 @@ export function readEvents(sql: SQL, limit: number, first?: (tx: SQL) => Promise
       SELECT a.id AS attempt_id, n.id, n.trade_no, n.attempts, o.pid, a.error, a.http_status, a.attempted_at
       FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id JOIN orders o ON o.trade_no = n.trade_no
       WHERE a.id > ${stored.get("attempts")!} AND a.id <= ${maxAttempt} AND n.status = 'failed' ORDER BY a.id LIMIT ${limit}`) as Row[];
-    const givenUp = new Map<number, AlertEvents["givenUp"][number]>();
-    for (const a of attempts) {
-      givenUp.set(num(a.id), { notificationId: num(a.id), tradeNo: String(a.trade_no), pid: num(a.pid), attempts: num(a.attempts), lastError: String(a.error ?? ""), lastStatus: numOrNull(a.http_status), at: Math.floor(num(a.attempted_at) / 1000) });
-    }
-    return {
-      reports: reports.map((r) => ({
-        id: num(r.id), kind: String(r.kind), pid: numOrNull(r.pid), amount: numOrNull(r.amount), payType: String(r.pay_type ?? ""), outcome: String(r.outcome), reason: String(r.reason ?? ""),
-        tradeNo: r.trade_no === null ? null : String(r.trade_no), createdAt: num(r.created_at), orderStatus: numOrNull(r.status), expireTime: numOrNull(r.expire_time), paidAt: numOrNull(r.paid_at), closedAt: numOrNull(r.closed_at),
-      })),
-      givenUp: [...givenUp.values()],
-      cursors: {
-        reports: reports.length === limit ? num(reports.at(-1)!.id) : maxReport,
-        attempts: attempts.length === limit ? num(attempts.at(-1)!.attempt_id) : maxAttempt,
-      },
-    };
+    return eventsFromRows(reports, attempts, { limit, maxReport, maxAttempt });
   });
 }

@@ -94,20 +94,28 @@ export function readEvents(db: Database, limit: number): AlertEvents {
          WHERE a.id > $after AND a.id <= $max AND n.status = 'failed' ORDER BY a.id LIMIT $limit`,
       )
       .all({ after: stored.get("attempts")!, max: maxAttempt, limit }) as Row[];
-    const givenUp = new Map<number, AlertEvents["givenUp"][number]>();
-    for (const a of attempts) {
-      givenUp.set(num(a.id), { notificationId: num(a.id), tradeNo: String(a.trade_no), pid: num(a.pid), attempts: num(a.attempts), lastError: String(a.error ?? ""), lastStatus: numOrNull(a.http_status), at: Math.floor(num(a.attempted_at) / 1000) });
-    }
-    return {
-      reports: reports.map((r) => ({
-        id: num(r.id), kind: String(r.kind), pid: numOrNull(r.pid), amount: numOrNull(r.amount), payType: String(r.pay_type ?? ""), outcome: String(r.outcome), reason: String(r.reason ?? ""),
-        tradeNo: r.trade_no === null ? null : String(r.trade_no), createdAt: num(r.created_at), orderStatus: numOrNull(r.status), expireTime: numOrNull(r.expire_time), paidAt: numOrNull(r.paid_at), closedAt: numOrNull(r.closed_at),
-      })),
-      givenUp: [...givenUp.values()],
-      cursors: {
-        reports: reports.length === limit ? num(reports.at(-1)!.id) : maxReport,
-        attempts: attempts.length === limit ? num(attempts.at(-1)!.attempt_id) : maxAttempt,
-      },
-    };
+    return eventsFromRows(reports, attempts, { limit, maxReport, maxAttempt });
   })();
+}
+
+/**
+ * The events of one read, from the rows of its two queries (shared with the PostgreSQL adapter):
+ * a source whose rows filled the limit moves its cursor only past what was read.
+ */
+export function eventsFromRows(reports: Row[], attempts: Row[], o: { limit: number; maxReport: number; maxAttempt: number }): AlertEvents {
+  const givenUp = new Map<number, AlertEvents["givenUp"][number]>();
+  for (const a of attempts) {
+    givenUp.set(num(a.id), { notificationId: num(a.id), tradeNo: String(a.trade_no), pid: num(a.pid), attempts: num(a.attempts), lastError: String(a.error ?? ""), lastStatus: numOrNull(a.http_status), at: Math.floor(num(a.attempted_at) / 1000) });
+  }
+  return {
+    reports: reports.map((r) => ({
+      id: num(r.id), kind: String(r.kind), pid: numOrNull(r.pid), amount: numOrNull(r.amount), payType: String(r.pay_type ?? ""), outcome: String(r.outcome), reason: String(r.reason ?? ""),
+      tradeNo: r.trade_no === null ? null : String(r.trade_no), createdAt: num(r.created_at), orderStatus: numOrNull(r.status), expireTime: numOrNull(r.expire_time), paidAt: numOrNull(r.paid_at), closedAt: numOrNull(r.closed_at),
+    })),
+    givenUp: [...givenUp.values()],
+    cursors: {
+      reports: reports.length === o.limit ? num(reports.at(-1)!.id) : o.maxReport,
+      attempts: attempts.length === o.limit ? num(attempts.at(-1)!.attempt_id) : o.maxAttempt,
+    },
+  };
 }
