@@ -56,7 +56,7 @@ describe("through a running server", () => {
     const afterCreate = await scrape();
     expect(valueOf(afterCreate, "xpay_orders_created_total", { family: "native", pay_type: "alipay" })).toBe(1);
     expect(valueOf(afterCreate, "xpay_http_request_duration_seconds_count", { route: "native" })).toBe(1);
-    expect(valueOf(afterCreate, "xpay_sqlite_write_seconds_count")).toBeGreaterThanOrEqual(1);
+    expect(valueOf(afterCreate, "xpay_store_write_seconds_count")).toBeGreaterThanOrEqual(1);
 
     const report = signed({ amount: cents, pay_type: "alipay", channel_code: "alipay_qr", timestamp: gw.clock.now() });
     const paid = await fetch(`${server.url}/api/report/1001/pc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(report) });

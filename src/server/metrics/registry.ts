@@ -49,7 +49,7 @@ export class PromMetrics implements GatewayMetrics {
     this.unrecognised = counter("xpay_unrecognised_messages_total", "Payment-app notifications that mention an amount but no rule recognised (see xpay rules unparsed).", []);
     this.attempts = counter("xpay_notification_attempts_total", "Merchant notification attempts: delivered, retry (failed, another attempt is scheduled) or failed (given up).", ["result"]);
     this.http = new prom.Histogram({ name: "xpay_http_request_duration_seconds", help: "HTTP request duration by route family (never the path).", labelNames: ["route"], buckets: HTTP_BUCKETS, registers });
-    const writes = new prom.Histogram({ name: "xpay_sqlite_write_seconds", help: "Duration of the store's write transactions of order creates (one per group commit).", buckets: WRITE_BUCKETS, registers });
+    const writes = new prom.Histogram({ name: "xpay_store_write_seconds", help: "Duration of the store's write transactions: on SQLite each group commit of order creates, on PostgreSQL each create, pay and report unit.", buckets: WRITE_BUCKETS, registers });
     gw.store.stats.observeWrites((s) => {
       if (gw.metrics === this) writes.observe(s); // not while counting is off (metrics_enabled 0)
     });
