@@ -29,6 +29,8 @@ export interface Arm {
   /** each instance's base URL */
   gateways: string[];
   pids: number[];
+  /** PostgreSQL's durability settings as the arm's own session reads them (null on SQLite) */
+  durability: string | null;
   /** the pending orders whose out_trade_no starts with prefix (what the phone would report) */
   pending(prefix: string): Promise<PendingOrder[]>;
   /** (account, trade_amount) pairs held by more than one live pending order: must be 0 */
@@ -97,7 +99,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
       }
     };
     return {
-      name, gateways, pids: procs.map((p) => p.pid),
+      name, gateways, pids: procs.map((p) => p.pid), durability: null,
       pending: async (prefix) => read<PendingOrder>(`${PENDING}'${prefix}%'`),
       slotsHeldTwice: async () => read<{ n: number }>(HELD_TWICE(Date.now()))[0]!.n,
       stop: async () => {
@@ -116,8 +118,10 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
   await seed(url); // the Store API on PostgreSQL: migrates, then the same rows as on SQLite
   const { gateways, procs } = await serve(url, name === "pg-2" ? 2 : 1);
   const sql = new SQL(url, { max: 1 });
+  const show = async (k: string) => `${k} ${((await sql.unsafe(`SHOW ${k}`)) as Record<string, string>[])[0]![k]}`;
+  const durability = (await Promise.all(["fsync", "synchronous_commit", "full_page_writes"].map(show))).join(", ");
   return {
-    name, gateways, pids: procs.map((p) => p.pid),
+    name, gateways, pids: procs.map((p) => p.pid), durability,
     // the prefix is ours (letters, digits, '-'): inlined, as the SQLite reader does
     pending: async (prefix) =>
       ((await sql.unsafe(`${PENDING}'${prefix}%'`)) as PendingOrder[]).map((r) => ({ ...r, trade_amount: Number(r.trade_amount), account_id: Number(r.account_id) })),

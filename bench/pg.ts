@@ -34,6 +34,7 @@ const loadAt = [loadAvg()];
 const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true }) : null;
 const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
 const runs: ArmRun[] = [];
+const durability = new Set<string>();
 try {
   const baselineSpec: LoadSpec = { name: "baseline (bare Elysia)", url: `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`, path: "/", body: () => "a=1" };
   if (WARMUP > 0) await load({ ...baselineSpec, duration: WARMUP });
@@ -57,6 +58,7 @@ try {
             notifyBaseline = await load(baselineSpec);
           },
         });
+        if (arm.durability) durability.add(arm.durability);
         const slotsHeldTwice = await arm.slotsHeldTwice();
         log(`round ${round} ${name}: ${Math.round(notify.perSecond)} notifications/s (baseline ${Math.round(notifyBaseline.rps)}), p99 ${notify.p99.toFixed(1)} ms, ${notify.delivered}/${notify.matched} delivered, ${notify.failed} not matched, ${notify.repeats} repeats; slots held twice ${slotsHeldTwice}`);
         const mem = await Promise.all(arm.pids.map((p) => rss(p)));
@@ -70,7 +72,7 @@ try {
   loadAt.push(loadAvg());
   console.log(render({
     runs, head, load: loadAt, seconds: (performance.now() - t0) / 1000,
-    settings: `${CONNECTIONS} connections in all, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} rounds, ${NOTIFY_CONCURRENCY} report senders, PostgreSQL ${!cluster ? "not run" : SYNCHRONOUS_COMMIT === "off" ? "fsync on, synchronous_commit off (as SQLite's WAL with synchronous = NORMAL)" : "with its durable defaults (fsync, synchronous_commit on)"}`,
+    settings: `${CONNECTIONS} connections in all, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} rounds, ${NOTIFY_CONCURRENCY} report senders, PostgreSQL ${!cluster ? "not run" : `${SYNCHRONOUS_COMMIT === "off" ? "with synchronous_commit off per database (as SQLite's WAL with synchronous = NORMAL)" : "with its durable defaults"} (${[...durability].join("; ")})`}`,
   }));
 } finally {
   baselineProc.kill("SIGTERM");
