@@ -41,18 +41,30 @@ export async function updateChannel(sql: SQL, id: number, patch: Partial<Pick<Ch
 }
 
 /**
- * The accounts a create may take, locked (in id order, so two creates never wait on each other in
- * a circle) until the create commits: a create on another instance that could take one of them
- * waits, and then reads the slots this one took. Today's paid sum only where a daily limit needs it.
+ * The accounts a create may take. `lock`: all of them, in id order (so two creates never wait on
+ * each other in a circle), until the create commits: the slow path, when the quick one found every
+ * account it could use held by other creates. Otherwise read without locks; the account the rule
+ * settles on is locked by `claim` before its amounts are read. Today's paid sum only where a daily
+ * limit needs it (payments change it, not creates).
  */
-async function lockedCandidates(sql: SQL, pid: number, payType: string, dayStart: number): Promise<CandidateAccount[]> {
+async function candidates(sql: SQL, pid: number, payType: string, dayStart: number, lock: boolean): Promise<CandidateAccount[]> {
   const rows = await sql`
     SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(o.trade_amount) FROM orders o
                        WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= ${dayStart}), 0) ELSE 0 END AS paid_today
     FROM channel_accounts a
     WHERE a.enabled = 1 AND a.pay_type = ${payType} AND a.pid IN (0, ${pid})
-    ORDER BY a.id FOR UPDATE OF a`;
+    ORDER BY a.id ${lock ? sql`FOR UPDATE OF a` : sql``}`;
   return rows.map((r: Row) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
+}
+
+/**
+ * Locks one account for this create without waiting: false when another create (or an operator's
+ * edit, or a heartbeat) holds it, or it was disabled since the candidates were read. Held until
+ * commit, so the amounts read next include every order another create committed on it.
+ */
+async function claim(sql: SQL, id: number, payType: string): Promise<boolean> {
+  const rows = await sql`SELECT id FROM channel_accounts WHERE id = ${id} AND enabled = 1 AND pay_type = ${payType} FOR UPDATE SKIP LOCKED`;
+  return rows.length === 1;
 }
 
 async function takenTradeAmounts(sql: SQL, accountId: number, unpaidSince: number, range: { min: number; max: number }): Promise<Set<number>> {
@@ -63,13 +75,35 @@ async function takenTradeAmounts(sql: SQL, accountId: number, unpaidSince: numbe
   return new Set(rows.map((r: Row) => Number(r.trade_amount)));
 }
 
-/** The allocation rule's view (core/allocation.ts) over answers fetched in the create's transaction. */
-export function allocationView(tx: SQL, answers: Answers): AllocationView {
+/** Every amount of the range: what an account another create holds looks like to the rule (full). */
+function everyAmount(range: { min: number; max: number }): Set<number> {
+  const all = new Set<number>();
+  for (let v = range.min; v <= range.max; v++) all.add(v);
+  return all;
+}
+
+/**
+ * The allocation rule's view (core/allocation.ts) over answers fetched in the create's transaction.
+ * "quick": creates lock only the account they take, and an account another create holds looks
+ * full, so the rule takes the next one: creates of one pay type on several instances run side by
+ * side on different accounts. `busy` hears whether an account was passed over that way; the create
+ * then starts again "waiting" (a new transaction) when the quick run found nothing. "waiting": every candidate
+ * locked up front (and waited for).
+ */
+export function allocationView(tx: SQL, answers: Answers, mode: "quick" | "waiting", busy: { seen: boolean } = { seen: false }): AllocationView {
+  let payTypeAsked = "";
   return {
-    candidateAccounts: (pid, payType, dayStart) =>
-      answers.ask(`accounts\0${pid}\0${payType}\0${dayStart}`, () => lockedCandidates(tx, pid, payType, dayStart)).map((a) => ({ ...a })),
-    takenTradeAmounts: (accountId, since, range) =>
-      answers.ask(`taken\0${accountId}\0${since}\0${range.min}\0${range.max}`, () => takenTradeAmounts(tx, accountId, since, range)),
+    candidateAccounts: (pid, payType, dayStart) => {
+      payTypeAsked = payType;
+      return answers.ask(`accounts\0${pid}\0${payType}\0${dayStart}`, () => candidates(tx, pid, payType, dayStart, mode === "waiting")).map((a) => ({ ...a }));
+    },
+    takenTradeAmounts: (accountId, since, range) => {
+      if (mode === "quick" && !answers.ask(`claim\0${accountId}`, () => claim(tx, accountId, payTypeAsked))) {
+        busy.seen = true;
+        return everyAmount(range);
+      }
+      return answers.ask(`taken\0${accountId}\0${since}\0${range.min}\0${range.max}`, () => takenTradeAmounts(tx, accountId, since, range));
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 // Orders on PostgreSQL: the create unit (idempotency, allocation, insert) and the order reads and
 // state changes. Several instances create at once, so the unit serializes what SQLite's single
-// writer serialized for free: one merchant's out_trade_no (an advisory lock), and the accounts the
-// order may take (row locks taken by the allocation view, held until commit).
+// writer serialized for free: one merchant's out_trade_no (an advisory lock), and the account the
+// order takes (a row lock taken by the allocation view before it reads the amounts held there,
+// kept until commit).
 import type { SQL } from "bun";
 import type { AllocationRule } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
@@ -38,14 +39,37 @@ interface Placement {
   reason: string;
 }
 
-/** Runs the core's allocation rule over the locked accounts (replay.ts) and stamps the account taken. */
-async function place(tx: SQL, allocate: AllocationRule | null): Promise<Placement> {
+/** The quick allocation passed over busy accounts and found nothing: the unit runs again, waiting. */
+class AccountsBusy extends Error {}
+
+type Mode = "quick" | "waiting";
+
+/**
+ * Runs the core's allocation rule (replay.ts) and stamps the account taken. "quick" (first): the
+ * create locks only the account it takes and passes over those other creates hold (channels.ts
+ * allocationView). When that finds nothing and an account was passed over, a busy account must
+ * not be mistaken for a full one: the transaction is given up (releasing whatever it locked, so
+ * no lock is held out of id order) and the unit runs again "waiting" for every candidate's lock.
+ */
+async function place(tx: SQL, allocate: AllocationRule | null, mode: Mode): Promise<Placement> {
   if (!allocate) return { account: null, acc: null, ta: null, status: 1, reason: "" };
+  const busy = { seen: false };
   const answers = new Answers();
-  const a = await replay(() => allocate(allocationView(tx, answers)), answers);
+  const a = await replay(() => allocate(allocationView(tx, answers, mode, busy)), answers);
+  if (!a.ok && busy.seen) throw new AccountsBusy();
   if (!a.ok) return { account: null, acc: null, ta: null, status: 5, reason: a.reason };
   const useSeq = await markUsed(tx, a.account.id);
   return { account: { ...a.account, useSeq }, acc: a.account.id, ta: a.tradeAmount, status: 1, reason: "" };
+}
+
+/** Runs an allocating unit quickly, and once more waiting when the quick run found every account busy. */
+async function allocating<T>(sql: SQL, work: (tx: SQL, mode: Mode) => Promise<T>): Promise<T> {
+  try {
+    return await unit(sql, (tx) => work(tx, "quick"));
+  } catch (e) {
+    if (!(e instanceof AccountsBusy)) throw e;
+    return unit(sql, (tx) => work(tx, "waiting"));
+  }
 }
 
 async function insert(tx: SQL, u: CreateOrderUnit, p: Placement): Promise<Order> {
@@ -79,28 +103,28 @@ async function retry(tx: SQL, u: CreateOrderUnit, existing: Order, p: Placement)
  * waits here, then finds this order), the idempotency decision, the allocation, the insert.
  */
 export function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
-  return unit(sql, async (tx): Promise<CreateOrderResult> => {
+  return allocating(sql, async (tx, mode): Promise<CreateOrderResult> => {
     await lock(tx, Lock.outTradeNo, `${u.order.pid}\n${u.order.outTradeNo}`);
     const existing = await getOrderByOutTradeNo(tx, u.order.pid, u.order.outTradeNo);
     if (!existing) {
-      const p = await place(tx, u.allocate);
+      const p = await place(tx, u.allocate, mode);
       return { kind: "created", order: await insert(tx, u, p), account: p.account };
     }
     const d = u.onExisting(existing);
     if (d.kind === "error") return { kind: "error", reason: d.reason };
     if (d.kind === "return") return { kind: "existing", order: existing, account: existing.accountId === null ? null : await getChannel(tx, existing.accountId) };
-    const p = await place(tx, u.allocate);
+    const p = await place(tx, u.allocate, mode);
     return { kind: "created", order: await retry(tx, u, existing, p), account: p.account };
   });
 }
 
 export function chooseOrderPayType(sql: SQL, tradeNo: string, payType: string, now: number, allocate: AllocationRule) {
-  return unit(sql, async (tx): Promise<{ ok: true; order: Order } | { ok: false; reason: string }> => {
+  return allocating(sql, async (tx, mode): Promise<{ ok: true; order: Order } | { ok: false; reason: string }> => {
     const order = await getOrder(tx, tradeNo, { forUpdate: true });
     if (!order) return { ok: false, reason: "order not found" };
     if (order.status !== 1 || now >= order.expireTime) return { ok: false, reason: "order is no longer payable" };
     if (order.payType !== "") return { ok: false, reason: "order already has a pay type" };
-    const p = await place(tx, allocate);
+    const p = await place(tx, allocate, mode);
     if (p.status !== 1) return { ok: false, reason: p.reason };
     const [row] = await tx`UPDATE orders SET pay_type = ${payType}, account_id = ${p.acc}, trade_amount = ${p.ta} WHERE trade_no = ${tradeNo} RETURNING *`;
     return { ok: true, order: toOrder(row) };
