@@ -113,6 +113,7 @@ if (!availability.run) {
         ["report", "assign", String(reportId), orders[2]!, "--reason", "payer's screenshot"],
       ];
       for (const args of steps) expect(run(args)).toEqual({ args, code: 0, err: "" });
+      expect(xpay(["--db", other, "settings", "get", "order_ttl"]).out.trim()).toBe("600");
       const actions = (JSON.parse(xpay(["--db", other, "audit", "list", "--limit", "100", "--json"]).out) as { actor: string; action: string }[]);
       expect(actions.every((e) => e.actor === "cli")).toBe(true);
       expect(new Set(actions.map((e) => e.action))).toEqual(new Set([
