@@ -8,6 +8,7 @@ import { DatabaseDamagedError } from "../server/start-check.ts";
 import { type Cli, CliError } from "./context.ts";
 import { examples } from "./help.ts";
 import { describeDb } from "./open-store.ts";
+import { isPostgresUrl } from "../store/postgres/url.ts";
 import { checkBaseUrl, checkHostSyntax, checkLogFormat, checkPort, probeListen, proxyHops, sourceOf } from "./serve-input.ts";
 import { type AdminFlags, adminOptions, adminPlacement, announceConsole } from "./serve-admin.ts";
 
@@ -80,7 +81,11 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   }
   const instances = await registerInstance(gw, server.port);
   for (const other of instances.others) {
-    log.warn("serve.second_instance", { message: secondInstanceMessage(other, formatLocal(other.started, log.timeZone)), other_pid: other.pid, other_host: other.host, other_port: other.port });
+    // On PostgreSQL several instances are what the database is for: said, not warned about.
+    const shared = isPostgresUrl(cli.dbPath());
+    const fields = { message: secondInstanceMessage(other, formatLocal(other.started, log.timeZone), shared), other_pid: other.pid, other_host: other.host, other_port: other.port };
+    if (shared) log.notice("serve.other_instance", fields, pc.dim(fields.message));
+    else log.warn("serve.second_instance", fields);
   }
   // Before "listening": a supervisor (or a test) may stop the server as soon as it reads that line,
   // and a signal without a handler would end the process before it deregisters.

@@ -68,7 +68,9 @@ export async function registerInstance(gw: Gateway, port: number): Promise<Regis
   };
 }
 
-export function secondInstanceMessage(i: Instance, when: string): string {
+/** `shared`: a database made for several instances (PostgreSQL), where another one is the plan, not a surprise. */
+export function secondInstanceMessage(i: Instance, when: string, shared = false): string {
   const where = i.host === hostname() ? `pid ${i.pid} on this host` : `pid ${i.pid} on host ${i.host}`;
+  if (shared) return `another xpay serve runs on this database (${where}, port ${i.port}, started ${when}): they share the payments and the notification work`;
   return `another xpay serve runs on this database (${where}, port ${i.port}, started ${when}): both take payments and share the notification work, which is safe and what a restart without downtime needs; stop one if this was not intended`;
 }
