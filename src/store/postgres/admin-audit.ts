@@ -3,25 +3,9 @@
 // (lower(actor), id) index of migration 008 serves.
 import type { SQL } from "bun";
 import type { AuditEntry, AuditFilter, NewAuditEntry } from "../../core/admin/store.ts";
+import { stringify, toEntry } from "../sqlite/admin-audit.ts";
 
 type Row = Record<string, unknown>;
-
-const parse = (v: unknown): unknown => (v === null || v === undefined ? null : JSON.parse(String(v)));
-const stringify = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
-
-function toEntry(r: Row): AuditEntry {
-  return {
-    id: Number(r.id),
-    at: Number(r.at),
-    actor: String(r.actor),
-    action: String(r.action),
-    target: String(r.target),
-    ip: String(r.ip),
-    before: parse(r.before_json),
-    after: parse(r.after_json),
-    reason: String(r.reason),
-  };
-}
 
 export async function appendAudit(sql: SQL, e: NewAuditEntry): Promise<number> {
   const [row] = await sql`

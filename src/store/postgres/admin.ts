@@ -4,39 +4,11 @@
 // the operators table so two instances given the same setup link cannot both create an operator.
 import type { SQL } from "bun";
 import type { AdminStore, Operator, OperatorSession, OperatorWithHash, SetupResult } from "../../core/admin/store.ts";
+import { publicOperator, toOperator, toSession } from "../sqlite/admin.ts";
 import { appendAudit, listAudit } from "./admin-audit.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
-
-function toOperator(r: Row): OperatorWithHash {
-  return {
-    id: Number(r.id),
-    name: String(r.name),
-    passwordHash: String(r.password_hash),
-    createdAt: Number(r.created_at),
-    passwordChangedAt: Number(r.password_changed_at),
-    lastLoginAt: Number(r.last_login_at),
-  };
-}
-
-function publicOperator(o: OperatorWithHash): Operator {
-  const { passwordHash: _, ...rest } = o;
-  return rest;
-}
-
-function toSession(r: Row): OperatorSession {
-  return {
-    id: Number(r.id),
-    operatorId: Number(r.operator_id),
-    operatorName: String(r.operator_name),
-    createdAt: Number(r.created_at),
-    lastUsedAt: Number(r.last_used_at),
-    ip: String(r.ip),
-    lastIp: String(r.last_ip),
-    userAgent: String(r.user_agent),
-  };
-}
 
 async function sessionById(tx: SQL, id: number): Promise<OperatorSession> {
   const [row] = await tx`SELECT s.*, o.name AS operator_name FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.id = ${id}`;

@@ -2,23 +2,10 @@
 // answers. Adds are serialized across instances (an advisory lock) so the name and key checks hold.
 import type { SQL } from "bun";
 import type { AddVmqClientResult, VmqClient } from "../../core/store.ts";
+import { toVmqClient } from "../sqlite/vmq-clients.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
-
-function toVmqClient(r: Row): VmqClient {
-  return {
-    id: Number(r.id),
-    pid: Number(r.pid),
-    name: String(r.name),
-    key: String(r.key),
-    accountIds: String(r.accounts ?? "").split(",").filter((x) => x !== "").map(Number),
-    createdAt: Number(r.created_at),
-    lastHeartT: Number(r.last_heart_t),
-    lastHeartAt: Number(r.last_heart_at),
-    lastPushAt: Number(r.last_push_at),
-  };
-}
 
 export function addVmqClient(sql: SQL, c: { pid: number; name: string; key: string; accountIds: number[]; now: number }): Promise<AddVmqClientResult> {
   return unit(sql, async (tx): Promise<AddVmqClientResult> => {

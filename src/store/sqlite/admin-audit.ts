@@ -6,9 +6,10 @@ import type { AuditEntry, AuditFilter, NewAuditEntry } from "../../core/admin/st
 type Row = Record<string, unknown>;
 
 const parse = (v: unknown): unknown => (v === null || v === undefined ? null : JSON.parse(String(v)));
-const stringify = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+/** Shared with the PostgreSQL adapter, as toEntry. */
+export const stringify = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
-function toEntry(r: Row): AuditEntry {
+export function toEntry(r: Row): AuditEntry {
   return {
     id: Number(r.id),
     at: Number(r.at),

@@ -8,7 +8,8 @@ import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
-function toOperator(r: Row): OperatorWithHash {
+/** Row mappers, shared with the PostgreSQL adapter (the schemas match column for column). */
+export function toOperator(r: Row): OperatorWithHash {
   return {
     id: Number(r.id),
     name: String(r.name),
@@ -20,12 +21,12 @@ function toOperator(r: Row): OperatorWithHash {
 }
 
 /** The operator without its hash: what leaves the store for listing. */
-function publicOperator(o: OperatorWithHash): Operator {
+export function publicOperator(o: OperatorWithHash): Operator {
   const { passwordHash: _, ...rest } = o;
   return rest;
 }
 
-function toSession(r: Row): OperatorSession {
+export function toSession(r: Row): OperatorSession {
   return {
     id: Number(r.id),
     operatorId: Number(r.operator_id),

@@ -7,7 +7,8 @@ import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
-function toVmqClient(r: Row): VmqClient {
+/** Shared with the PostgreSQL adapter (the schemas match column for column). */
+export function toVmqClient(r: Row): VmqClient {
   return {
     id: Number(r.id),
     pid: Number(r.pid),
