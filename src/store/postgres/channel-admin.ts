@@ -5,20 +5,12 @@
 import type { SQL } from "bun";
 import type { ChannelFields, RemoveChannelResult, SaveChannelResult, SaveChannelUnit } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
+import { EMPTY, fieldsOf } from "../sqlite/channel-admin.ts";
 import { toChannel } from "../sqlite/rows.ts";
 import { addChannel, getChannel } from "./channels.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
-
-const EMPTY: ChannelFields = {
-  pid: 0, payType: "", code: "", name: "", qrcode: "", scheme: "", remark: "", minAmount: 0, maxAmount: 0, dayAmount: 0, sort: 0,
-};
-
-function fieldsOf(a: ChannelAccount): ChannelFields {
-  const { pid, payType, code, name, qrcode, scheme, remark, minAmount, maxAmount, dayAmount, sort } = a;
-  return { pid, payType, code, name, qrcode, scheme, remark, minAmount, maxAmount, dayAmount, sort };
-}
 
 async function ordersUsing(tx: SQL, id: number): Promise<number> {
   const [row] = await tx`SELECT COUNT(*) AS n FROM orders WHERE account_id = ${id}`;

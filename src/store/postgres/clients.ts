@@ -2,21 +2,11 @@
 // and the online stretch it is in (device history, devices.ts).
 import type { SQL } from "bun";
 import type { MonitorClient } from "../../core/store.ts";
+import { toClient } from "../sqlite/clients.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
 
-export function toClient(r: Row): MonitorClient {
-  return {
-    id: Number(r.id),
-    kind: r.kind === "third-account" || r.kind === "vmq" ? r.kind : "phone",
-    pid: Number(r.pid ?? 0),
-    name: String(r.name ?? ""),
-    channelId: r.channel_id === null || r.channel_id === undefined ? null : Number(r.channel_id),
-    extData: String(r.ext_data ?? ""),
-    lastSeenAt: Number(r.last_seen_at ?? 0),
-  };
-}
 
 /**
  * Before the upsert, with `history`: the stretch this beat ends (it comes more than `gap` after the

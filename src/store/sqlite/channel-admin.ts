@@ -11,11 +11,12 @@ import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
-const EMPTY: ChannelFields = {
+/** An add starts from these (shared with the PostgreSQL adapter, as fieldsOf). */
+export const EMPTY: ChannelFields = {
   pid: 0, payType: "", code: "", name: "", qrcode: "", scheme: "", remark: "", minAmount: 0, maxAmount: 0, dayAmount: 0, sort: 0,
 };
 
-function fieldsOf(a: ChannelAccount): ChannelFields {
+export function fieldsOf(a: ChannelAccount): ChannelFields {
   const { pid, payType, code, name, qrcode, scheme, remark, minAmount, maxAmount, dayAmount, sort } = a;
   return { pid, payType, code, name, qrcode, scheme, remark, minAmount, maxAmount, dayAmount, sort };
 }
