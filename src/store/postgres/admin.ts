@@ -3,7 +3,7 @@
 // (migration 008's unique index) where SQLite's column is COLLATE NOCASE. The first-run unit locks
 // the operators table so two instances given the same setup link cannot both create an operator.
 import type { SQL } from "bun";
-import type { AdminStore, Operator, OperatorSession, OperatorWithHash, SetupResult } from "../../core/admin/store.ts";
+import type { AdminStore, OperatorSession, SetupResult } from "../../core/admin/store.ts";
 import { publicOperator, toOperator, toSession } from "../sqlite/admin.ts";
 import { appendAudit, listAudit } from "./admin-audit.ts";
 import { unit } from "./tx.ts";

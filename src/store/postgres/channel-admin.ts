@@ -4,7 +4,6 @@
 // account's row is locked, so no create can take it between the check and the change.
 import type { SQL } from "bun";
 import type { ChannelFields, RemoveChannelResult, SaveChannelResult, SaveChannelUnit } from "../../core/store.ts";
-import type { ChannelAccount } from "../../core/types.ts";
 import { EMPTY, fieldsOf } from "../sqlite/channel-admin.ts";
 import { toChannel } from "../sqlite/rows.ts";
 import { addChannel, getChannel } from "./channels.ts";

@@ -5,7 +5,7 @@
 // readers) before it counts: the count, the delete and the insert of one recording see every
 // earlier one, and a re-send raced by two instances bumps one row instead of inserting twice.
 import type { SQL } from "bun";
-import type { AddRuleResult, NewUnparsed, RulesStore, StoredRule, UnparsedMessage } from "../../core/rules/store.ts";
+import type { AddRuleResult, NewUnparsed, RulesStore } from "../../core/rules/store.ts";
 import { toRule, toUnparsed } from "../sqlite/rules.ts";
 import { unit } from "./tx.ts";
 
