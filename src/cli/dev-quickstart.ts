@@ -1,6 +1,6 @@
 // What `xpay dev` prints at start: the test credentials, the base URL of every family, a curl that
 // creates an order (signed for the test AppSecret, ready to paste) and how to pay it. Lines a
-// script may look for keep fixed labels (test/dev/process.test.ts reads them).
+// script may look for keep fixed labels (test/dev/dev-process.ts reads them).
 import pc from "picocolors";
 import { md5Sign } from "../protocols/signing.ts";
 import type { DevInfo } from "../server/dev/info.ts";
