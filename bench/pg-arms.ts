@@ -39,6 +39,8 @@ export interface Arm {
 }
 
 const PENDING = `SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
+/** expire_time is in Unix seconds, as the core's clock.now() */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 const HELD_TWICE = (now: number) =>
   `SELECT count(*) AS n FROM (SELECT account_id, trade_amount FROM orders WHERE status = 1 AND expire_time > ${now} GROUP BY account_id, trade_amount HAVING count(*) > 1) t`;
 
@@ -101,7 +103,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
     return {
       name, gateways, pids: procs.map((p) => p.pid), durability: null,
       pending: async (prefix) => read<PendingOrder>(`${PENDING}'${prefix}%'`),
-      slotsHeldTwice: async () => read<{ n: number }>(HELD_TWICE(Date.now()))[0]!.n,
+      slotsHeldTwice: async () => read<{ n: number }>(HELD_TWICE(nowSeconds()))[0]!.n,
       stop: async () => {
         await stopAll(procs);
         rmSync(dir, { recursive: true, force: true });
@@ -125,7 +127,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
     // the prefix is ours (letters, digits, '-'): inlined, as the SQLite reader does
     pending: async (prefix) =>
       ((await sql.unsafe(`${PENDING}'${prefix}%'`)) as PendingOrder[]).map((r) => ({ ...r, trade_amount: Number(r.trade_amount), account_id: Number(r.account_id) })),
-    slotsHeldTwice: async () => Number(((await sql.unsafe(HELD_TWICE(Date.now()))) as { n: number }[])[0]!.n),
+    slotsHeldTwice: async () => Number(((await sql.unsafe(HELD_TWICE(nowSeconds()))) as { n: number }[])[0]!.n),
     stop: async () => {
       await sql.close();
       await stopAll(procs);

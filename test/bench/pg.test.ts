@@ -1,0 +1,44 @@
+// `npm run bench:pg` must keep working: one short run (1 s per measurement, no warm-up, one round,
+// 8 connections) of the three setups end to end. Asserts that what it measured is real (every
+// setup answered, no failed answer, every notification delivered, no amount held twice), never
+// its speed. Needs PostgreSQL, as the tests under test/pg.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { pgAvailability } from "../pg/cluster.ts";
+
+const availability = pgAvailability();
+
+if (!availability.run) {
+  console.warn(`\n!!! ${availability.why}\n`);
+  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
+} else {
+  test("npm run bench:pg completes: SQLite, PostgreSQL and two instances measured, no failures, every notification delivered", async () => {
+    const root = join(import.meta.dir, "..", "..");
+    const child = Bun.spawn([process.execPath, join(root, "bench", "pg.ts")], {
+      cwd: root,
+      env: {
+        ...process.env, BENCH_XPAY_ROOT: root, BENCH_DURATION: "1", BENCH_WARMUP: "0", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "8",
+        BENCH_NOTIFY_ORDERS: "100", BENCH_NOTIFY_CONCURRENCY: "4",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
+
+    // | round | setup | create req/s | vs | p99 | ok / failed / errors | notifications/s | vs | p50 | p99 | report p99 | delivered/matched | not matched | repeats | held twice | stolen |
+    const rows = out.split("\n").filter((l) => /^\| \d+ \|/.test(l)).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    expect(rows.map((c) => c[1])).toEqual(["SQLite, 1 instance", "PostgreSQL, 1 instance", "PostgreSQL, 2 instances"]);
+    for (const [, setup, rps, , , answers, perSecond, , , , , deliveredMatched, unmatched, , heldTwice] of rows) {
+      const [ok, failed, errors] = answers!.split(" / ");
+      const [delivered, matched] = deliveredMatched!.split("/");
+      expect({ setup, failed, errors, unmatched, heldTwice, delivered }).toEqual({ setup, failed: "0", errors: "0", unmatched: "0", heldTwice: "0", delivered: matched });
+      expect(Number(ok)).toBeGreaterThan(0);
+      expect(Number(rps)).toBeGreaterThan(0);
+      expect(Number(matched)).toBeGreaterThan(0);
+      expect(Number(perSecond)).toBeGreaterThan(0);
+    }
+    expect(out).toMatch(/PostgreSQL with its durable defaults \(fsync on, synchronous_commit on/);
+    expect(out).toMatch(/^checks: no failed answer/m);
+  }, 180_000);
+}
