@@ -84,6 +84,26 @@ if (!availability.run) {
     await other.close();
   }, 30_000);
 
+  test("a full account locked on the way, the other busy: the create waits for the busy one instead of failing", async () => {
+    const { store, other } = await setup("restart");
+    const full = await account(store);
+    for (let i = 0; i < 3; i++) expect((await create(store, { amount: 1000 }, { policy: { maxOffset: 2 } })).accountId).toBe(full.id);
+    const busy = await account(store);
+    const h = hold(other, [busy.id]);
+    await h.isLocked;
+    const pending = create(store, { amount: 1000 }, { policy: { maxOffset: 2 } });
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await Bun.sleep(300);
+    expect(settled).toBe(false); // not "no free payable amount": busy is not full
+    h.release();
+    await h.done;
+    const order = await pending;
+    expect(order).toMatchObject({ status: 1, accountId: busy.id, tradeAmount: 999 }); // 10.00 taken by the holder
+    await store.end();
+    await other.close();
+  }, 30_000);
+
   test("many creates of one pay type at once spread over the accounts, each amount held once", async () => {
     const { store, other } = await setup("spread");
     const ids = [(await account(store)).id, (await account(store)).id, (await account(store)).id];

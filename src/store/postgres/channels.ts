@@ -86,11 +86,11 @@ function everyAmount(range: { min: number; max: number }): Set<number> {
  * The allocation rule's view (core/allocation.ts) over answers fetched in the create's transaction.
  * "quick": creates lock only the account they take, and an account another create holds looks
  * full, so the rule takes the next one: creates of one pay type on several instances run side by
- * side on different accounts. `busy` hears whether an account was passed over that way; the create
- * then starts again "waiting" (a new transaction) when the quick run found nothing. "waiting": every candidate
- * locked up front (and waited for).
+ * side on different accounts. `busy` hears whether an account was passed over that way (`seen`)
+ * and whether one was locked (`held`); the create runs the rule again "waiting" when the quick run
+ * found nothing (orders.ts place). "waiting": every candidate locked up front, in id order.
  */
-export function allocationView(tx: SQL, answers: Answers, mode: "quick" | "waiting", busy: { seen: boolean } = { seen: false }): AllocationView {
+export function allocationView(tx: SQL, answers: Answers, mode: "quick" | "waiting", busy: { seen: boolean; held: boolean } = { seen: false, held: false }): AllocationView {
   let payTypeAsked = "";
   return {
     candidateAccounts: (pid, payType, dayStart) => {
@@ -98,9 +98,12 @@ export function allocationView(tx: SQL, answers: Answers, mode: "quick" | "waiti
       return answers.ask(`accounts\0${pid}\0${payType}\0${dayStart}`, () => candidates(tx, pid, payType, dayStart, mode === "waiting")).map((a) => ({ ...a }));
     },
     takenTradeAmounts: (accountId, since, range) => {
-      if (mode === "quick" && !answers.ask(`claim\0${accountId}`, () => claim(tx, accountId, payTypeAsked))) {
-        busy.seen = true;
-        return everyAmount(range);
+      if (mode === "quick") {
+        if (!answers.ask(`claim\0${accountId}`, () => claim(tx, accountId, payTypeAsked))) {
+          busy.seen = true;
+          return everyAmount(range);
+        }
+        busy.held = true;
       }
       return answers.ask(`taken\0${accountId}\0${since}\0${range.min}\0${range.max}`, () => takenTradeAmounts(tx, accountId, since, range));
     },

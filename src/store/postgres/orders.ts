@@ -39,7 +39,7 @@ interface Placement {
   reason: string;
 }
 
-/** The quick allocation passed over busy accounts and found nothing: the unit runs again, waiting. */
+/** The quick allocation locked an account (full), passed over busy ones and found nothing: the unit runs again, waiting. */
 class AccountsBusy extends Error {}
 
 type Mode = "quick" | "waiting";
@@ -48,15 +48,21 @@ type Mode = "quick" | "waiting";
  * Runs the core's allocation rule (replay.ts) and stamps the account taken. "quick" (first): the
  * create locks only the account it takes and passes over those other creates hold (channels.ts
  * allocationView). When that finds nothing and an account was passed over, a busy account must
- * not be mistaken for a full one: the transaction is given up (releasing whatever it locked, so
- * no lock is held out of id order) and the unit runs again "waiting" for every candidate's lock.
+ * not be mistaken for a full one, so the rule runs again "waiting" for every candidate's lock, in
+ * id order. Right here when the quick run locked nothing (the common case: every account was
+ * busy); when it did lock one (which turned out full), the transaction is given up first, so that
+ * no lock is ever held out of id order while waiting (that deadlocked).
  */
 async function place(tx: SQL, allocate: AllocationRule | null, mode: Mode): Promise<Placement> {
   if (!allocate) return { account: null, acc: null, ta: null, status: 1, reason: "" };
-  const busy = { seen: false };
+  const busy = { seen: false, held: false };
   const answers = new Answers();
-  const a = await replay(() => allocate(allocationView(tx, answers, mode, busy)), answers);
-  if (!a.ok && busy.seen) throw new AccountsBusy();
+  let a = await replay(() => allocate(allocationView(tx, answers, mode, busy)), answers);
+  if (!a.ok && busy.seen && busy.held) throw new AccountsBusy();
+  if (!a.ok && busy.seen) {
+    const waiting = new Answers();
+    a = await replay(() => allocate(allocationView(tx, waiting, "waiting")), waiting);
+  }
   if (!a.ok) return { account: null, acc: null, ta: null, status: 5, reason: a.reason };
   const useSeq = await markUsed(tx, a.account.id);
   return { account: { ...a.account, useSeq }, acc: a.account.id, ta: a.tradeAmount, status: 1, reason: "" };
