@@ -7,11 +7,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { md5Sign } from "../src/protocols/signing.ts";
-import { type PgCluster, pgAvailability, startCluster } from "../test/pg/cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "../test/pg/cluster.ts";
 import { launchChromium, openPage, PASSWORD, SHOTS, shots } from "./support.ts";
 
 const SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
-const availability = pgAvailability();
 const shot = shots("pg");
 
 const signed = (p: Record<string, string | number>) => {
@@ -20,10 +19,7 @@ const signed = (p: Record<string, string | number>) => {
   return { ...out, sign: md5Sign(out, SECRET, ["sign"]) };
 };
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   let url = "";
   let server: Bun.Subprocess<"ignore", "pipe", "pipe"> | undefined;
@@ -137,4 +133,4 @@ if (!availability.run) {
     expect(refusals).toEqual([]);
     await context.close();
   }, 90_000);
-}
+});

@@ -9,7 +9,7 @@ import type { Gateway } from "../../src/core/gateway.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { BASE, harness, SECRET } from "../helpers.ts";
-import { type PgCluster, pgAvailability, startCluster } from "../pg/cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "../pg/cluster.ts";
 import { sink, WEBHOOK_SECRET } from "./util.ts";
 
 const INSTANCES = 3;
@@ -52,11 +52,7 @@ test("SQLite: servers on one file evaluating at once fire, send and resolve an a
   }
 });
 
-const availability = pgAvailability();
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   describe("PostgreSQL", () => {
     let cluster: PgCluster;
     beforeAll(async () => {
@@ -76,4 +72,4 @@ if (!availability.run) {
       }
     }, 60_000);
   });
-}
+});

@@ -4,14 +4,9 @@
 // its speed. Needs PostgreSQL, as the tests under test/pg.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { pgAvailability } from "../pg/cluster.ts";
+import { withPostgres } from "../pg/cluster.ts";
 
-const availability = pgAvailability();
-
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   test("npm run bench:pg completes: SQLite, PostgreSQL and two instances measured, no failures, every notification delivered", async () => {
     const root = join(import.meta.dir, "..", "..");
     const child = Bun.spawn([process.execPath, join(root, "bench", "pg.ts")], {
@@ -41,4 +36,4 @@ if (!availability.run) {
     expect(out).toMatch(/PostgreSQL with its durable defaults \(fsync on, synchronous_commit on/);
     expect(out).toMatch(/^checks: no failed answer/m);
   }, 180_000);
-}
+});

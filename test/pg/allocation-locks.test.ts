@@ -7,14 +7,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { account, create, merchant, T0 } from "../store-contract/harness.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
-
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   beforeAll(async () => {
     cluster = await startCluster();
@@ -114,4 +109,4 @@ if (!availability.run) {
     await store.end();
     await other.close();
   }, 30_000);
-}
+});

@@ -8,9 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createUnit, merchant, account, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
 /** Each test runs the CLI several times (a process start is ~0.5 s here, more under load). */
 const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 60_000);
 
@@ -21,10 +20,7 @@ function xpay(args: string[], env: Record<string, string> = {}) {
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   describe("xpay on a postgres:// database", () => {
     let cluster: PgCluster;
     let url = "";
@@ -262,4 +258,4 @@ if (!availability.run) {
       expect(down.err + down.out).not.toContain("s3cret-pw");
     });
   });
-}
+});

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
+import { expect, test } from "bun:test";
 
 export interface PgCluster {
   /** postgres://xpay@127.0.0.1:PORT/<name> */
@@ -36,6 +37,17 @@ export function pgAvailability(): { run: true } | { run: false; fail: boolean; w
   if (findPgBin()) return { run: true };
   const why = "PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): the PostgreSQL store tests did NOT run; install Debian's postgresql package";
   return { run: false, fail: process.env.CI === "true", why };
+}
+
+/**
+ * Registers the tests `body` defines when PostgreSQL is here; otherwise prints one loud line and,
+ * in CI, registers one failing test in their place (every PostgreSQL test file starts with it).
+ */
+export function withPostgres(body: () => void): void {
+  const availability = pgAvailability();
+  if (availability.run) return body();
+  console.warn(`\n!!! ${availability.why}\n`);
+  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
 }
 
 function freePort(): Promise<number> {

@@ -13,15 +13,11 @@ import { buildApp } from "../../src/server/app.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import type { PostgresStore } from "../../src/store/postgres/index.ts";
 import { nativeCreate, SECRET, signed } from "../helpers.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
 const ORIGIN = "http://localhost";
-const availability = pgAvailability();
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   let gw: Gateway;
   let app: ReturnType<typeof buildApp>;
@@ -124,4 +120,4 @@ if (!availability.run) {
     const stats = await gw.store.stats.incomeByAccount({ from: 0, to: Math.floor(Date.now() / 1000) + 60 });
     expect(stats.reduce((n, r) => n + r.paidCount, 0)).toBe(3);
   }, 60_000);
-}
+});

@@ -21,10 +21,9 @@ import { sqliteTarget } from "../../src/store/copy/sqlite-target.ts";
 import { pgTarget } from "../../src/store/copy/pg-target.ts";
 import type { CopySource } from "../../src/store/copy/types.ts";
 import { createUnit, newOrder, payUnit, report } from "../store-contract/harness.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 import { fillEveryTable } from "./db-copy-fixture.ts";
 
-const availability = pgAvailability();
 const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 120_000);
 
 function xpay(args: string[]) {
@@ -113,10 +112,7 @@ function writingMeanwhile(inner: CopySource, write: () => Promise<void>): CopySo
   };
 }
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   describe("xpay db copy", () => {
     let cluster: PgCluster;
     let fixture: Awaited<ReturnType<typeof fillEveryTable>>;
@@ -340,4 +336,4 @@ if (!availability.run) {
       }
     });
   });
-}
+});

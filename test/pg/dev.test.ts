@@ -4,19 +4,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { ROOT, startDev } from "../dev/dev-process.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
-
-const availability = pgAvailability();
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
 const xpay = (...args: string[]) => {
   const p = Bun.spawnSync([process.execPath, "src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 };
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   const started: Bun.Subprocess[] = [];
   beforeAll(async () => {
@@ -77,4 +72,4 @@ if (!availability.run) {
     expect(r.err).toContain("is not a database made by xpay dev");
     expect(await tables(url)).toEqual(["customers"]);
   }, 30_000);
-}
+});

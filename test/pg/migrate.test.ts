@@ -7,14 +7,9 @@ import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { migrate } from "../../src/store/migrate.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
-
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   describe("PostgreSQL migrations", () => {
     let cluster: PgCluster;
     beforeAll(async () => {
@@ -89,4 +84,4 @@ if (!availability.run) {
       await sql.close();
     });
   });
-}
+});

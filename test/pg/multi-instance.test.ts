@@ -10,11 +10,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { SQL } from "bun";
 import { nativeCreate, SECRET, signed } from "../helpers.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const BUN = process.execPath;
-const availability = pgAvailability();
 
 interface Instance {
   name: string;
@@ -80,10 +79,7 @@ async function cli(...args: string[]): Promise<string> {
 const postJson = (base: string, path: string, body: Record<string, string>) =>
   fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>);
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   beforeAll(async () => {
     cluster = await startCluster();
     url = await cluster.createDatabase("multi");
@@ -282,4 +278,4 @@ if (!availability.run) {
         `${Math.round(performance.now() - t0)} ms`,
     );
   }, 300_000);
-}
+});

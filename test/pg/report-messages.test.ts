@@ -9,15 +9,11 @@ import { buildApp } from "../../src/server/app.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import type { PostgresStore } from "../../src/store/postgres/index.ts";
 import { nativeCreate, SECRET, signed } from "../helpers.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
 const A = String.raw`(?<amount>\d+(?:\.\d{1,2})?)`;
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   let url = "";
   let gw: Gateway;
@@ -61,4 +57,4 @@ if (!availability.run) {
     expect(await gw.store.rules.listUnparsed({})).toEqual([]);
     expect((await send()).data.outcome).toBe("duplicate");
   }, 30_000);
-}
+});

@@ -2,9 +2,8 @@
 // so the start line says another one runs (naming it) without the SQLite mode's warning to stop one.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
 const MAIN = resolve("src/cli/main.ts");
 
 /** `xpay serve` with JSON lines; resolves once its listening line is out, with every line so far. */
@@ -21,10 +20,7 @@ async function serve(url: string, started: Bun.Subprocess[]): Promise<{ proc: Bu
   return { proc, lines: text.split("\n").filter((l) => l.startsWith("{")) };
 }
 
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   const started: Bun.Subprocess[] = [];
   beforeAll(async () => {
@@ -46,4 +42,4 @@ if (!availability.run) {
     expect(other).toMatchObject({ level: "info", other_pid: first.proc.pid });
     expect(other.message).toMatch(new RegExp(`^another xpay serve runs on this database \\(pid ${first.proc.pid} on this host, port \\d+, started .+\\): they share the payments and the notification work$`));
   }, 60_000);
-}
+});

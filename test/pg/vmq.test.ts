@@ -10,14 +10,9 @@ import type { PostgresStore } from "../../src/store/postgres/index.ts";
 import { SECRET } from "../helpers.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
 import { appHeartUrl, appPushUrl, dujiaokaAccepts, dujiaokaCreateUrl, KEY } from "../vmq/clients.ts";
-import { type PgCluster, pgAvailability, startCluster } from "./cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
-const availability = pgAvailability();
-
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe(""));
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   let gw: Gateway;
   let app: ReturnType<typeof buildApp>;
@@ -67,4 +62,4 @@ if (!availability.run) {
     expect(dujiaokaAccepts(rx.received[0]!.params)).toBe(true);
     expect((await gw.store.getNotification(orderId))?.status).toBe("delivered");
   }, 30_000);
-}
+});

@@ -1,17 +1,11 @@
 // The store contract on a real PostgreSQL server: a throwaway cluster for this file (test/pg),
 // one database emptied before each test, and each instance a connection pool of its own.
-import { expect, test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
-import { type PgCluster, pgAvailability, startCluster } from "../pg/cluster.ts";
+import { type PgCluster, startCluster, withPostgres } from "../pg/cluster.ts";
 import { describeStore } from "./suite.ts";
 
-const availability = pgAvailability();
-
-if (!availability.run) {
-  console.warn(`\n!!! ${availability.why}\n`);
-  if (availability.fail) test("PostgreSQL is installed (CI=true)", () => expect(availability.why).toBe("")); // fails in CI
-} else {
+withPostgres(() => {
   let cluster: PgCluster | null = null;
   let url = "";
   let admin: SQL | null = null;
@@ -51,4 +45,4 @@ if (!availability.run) {
       open = [];
     },
   });
-}
+});
