@@ -4,18 +4,22 @@
 // latency is report sent -> notification received, on one clock.
 import { Database } from "bun:sqlite";
 import { md5Sign } from "../src/protocols/signing.ts";
-import { percentile } from "./lib.ts";
+import { cpuTimes, percentile, stealPct } from "./lib.ts";
 import { createBodies, createOk } from "./native.ts";
 import { PID, SECRET } from "./seed.ts";
 
 export interface Receiver {
   url: string;
+  /** first arrival of each trade_no (performance.now()) */
   arrivals: Map<string, number>;
+  /** notifications that came again for a trade_no already answered "success" */
+  repeats: number;
   stop(): void;
 }
 
 export function startReceiver(): Receiver {
   const arrivals = new Map<string, number>();
+  const r: Receiver = { url: "", arrivals, repeats: 0, stop: () => {} };
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -24,20 +28,41 @@ export function startReceiver(): Receiver {
       const q = new URL(req.url).searchParams;
       const params = req.method === "POST" ? new URLSearchParams(await req.text()) : q;
       const t = params.get("trade_no");
-      if (t && !arrivals.has(t)) arrivals.set(t, at);
+      if (t && arrivals.has(t)) r.repeats++;
+      else if (t) arrivals.set(t, at);
       return new Response("success");
     },
   });
-  return { url: `http://127.0.0.1:${server.port}/notify`, arrivals, stop: () => server.stop(true) };
+  r.url = `http://127.0.0.1:${server.port}/notify`;
+  r.stop = () => server.stop(true);
+  return r;
 }
 
-async function inParallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>, until = Infinity): Promise<void> {
+async function inParallel<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>, until = Infinity): Promise<void> {
   let i = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (i < items.length && performance.now() < until) await fn(items[i++]!);
+      while (i < items.length && performance.now() < until) {
+        const at = i++;
+        await fn(items[at]!, at);
+      }
     }),
   );
+}
+
+/** A pending order as the phone reports it: its payable amount on its account. */
+export interface PendingOrder {
+  trade_no: string;
+  trade_amount: number;
+  account_id: number;
+  code: string;
+}
+
+/** Where the scenario runs: the gateways (requests go to them in turn) and how it finds its pending orders. */
+export interface NotifyTarget {
+  gateways: string[];
+  /** the pending orders whose out_trade_no starts with prefix */
+  pending(prefix: string): Promise<PendingOrder[]>;
 }
 
 export interface NotifyResult {
@@ -46,28 +71,33 @@ export interface NotifyResult {
   matched: number;
   failed: number;
   delivered: number;
+  repeats: number;
+  perSecond: number;
   p50: number;
   p99: number;
   max: number;
-  perSecond: number;
   reportP99: number;
+  /** CPU stolen by the hypervisor during the reports, % */
+  steal: number;
 }
 
-export async function notifyScenario(o: { server: string; db: string; receiver: Receiver; orders: number; concurrency: number; seconds: number }): Promise<NotifyResult> {
+/** beforeReports: runs once the pending orders are made, right before the measured reports (a baseline run). */
+export async function notifyLoad(
+  target: NotifyTarget, receiver: Receiver, o: { orders: number; concurrency: number; seconds: number; beforeReports?: () => Promise<void> },
+): Promise<NotifyResult> {
   const prefix = `R${Date.now()}-`;
-  const { bodies } = createBodies(o.orders, prefix, o.receiver.url);
+  const { bodies } = createBodies(o.orders, prefix, receiver.url);
+  const at = (i: number) => target.gateways[i % target.gateways.length]!;
   let createFailed = 0;
-  await inParallel(bodies, 32, async (body) => {
-    const r = await fetch(`${o.server}/xpay/order/create`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+  await inParallel(bodies, 32, async (body, i) => {
+    const r = await fetch(`${at(i)}/xpay/order/create`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
     if (!createOk(r.status, await r.text())) createFailed++;
   });
   if (createFailed) throw new Error(`${createFailed} of ${o.orders} orders for the notification run were not created`);
-  const db = new Database(o.db, { readonly: true });
-  const pending = db
-    .query("SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p")
-    .all({ $pid: PID, $p: `${prefix}%` }) as { trade_no: string; trade_amount: number; account_id: number; code: string }[];
-  db.close();
+  const pending = await target.pending(prefix);
+  await o.beforeReports?.();
 
+  const before = cpuTimes();
   const sent = new Map<string, number>();
   const reportMs: number[] = [];
   let matched = 0;
@@ -76,7 +106,7 @@ export async function notifyScenario(o: { server: string; db: string; receiver: 
   await inParallel(
     pending,
     o.concurrency,
-    async (order) => {
+    async (order, i) => {
       const p: Record<string, string> = {
         amount: String(order.trade_amount), pay_type: "alipay", channel_code: order.code, channel_account_id: String(order.account_id),
         coll_user: "bench-phone", timestamp: String(Date.now()), pay_time: String(Date.now()),
@@ -84,7 +114,7 @@ export async function notifyScenario(o: { server: string; db: string; receiver: 
       const body = JSON.stringify({ ...p, sign: md5Sign(p, SECRET, ["sign"]) });
       const t0 = performance.now();
       sent.set(order.trade_no, t0);
-      const r = await fetch(`${o.server}/api/report/${PID}/pc`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const r = await fetch(`${at(i)}/api/report/${PID}/pc`, { method: "POST", headers: { "content-type": "application/json" }, body });
       const answer = (await r.json()) as { code: number; data?: { outcome?: string; trade_no?: string } };
       reportMs.push(performance.now() - t0);
       if (answer.code === 200 && answer.data?.outcome === "matched" && answer.data.trade_no === order.trade_no) matched++;
@@ -94,22 +124,38 @@ export async function notifyScenario(o: { server: string; db: string; receiver: 
   );
   // Wait for the notifications still in flight (a few ms normally; 10 s at most).
   const deadline = performance.now() + 10_000;
-  const delivered = () => [...sent.keys()].filter((t) => o.receiver.arrivals.has(t)).length;
+  const delivered = () => [...sent.keys()].filter((t) => receiver.arrivals.has(t)).length;
   while (delivered() < matched && performance.now() < deadline) await Bun.sleep(20);
+  const steal = stealPct(before, cpuTimes());
 
   const latencies: number[] = [];
   let last = started;
   for (const [t, t0] of sent) {
-    const at = o.receiver.arrivals.get(t);
-    if (at === undefined) continue;
-    latencies.push(at - t0);
-    last = Math.max(last, at);
+    const a = receiver.arrivals.get(t);
+    if (a === undefined) continue;
+    latencies.push(a - t0);
+    last = Math.max(last, a);
   }
   latencies.sort((a, b) => a - b);
   reportMs.sort((a, b) => a - b);
   return {
-    orders: pending.length, reports: sent.size, matched, failed, delivered: latencies.length,
-    p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) ?? NaN,
-    perSecond: latencies.length / ((last - started) / 1000), reportP99: percentile(reportMs, 99),
+    orders: pending.length, reports: sent.size, matched, failed, delivered: latencies.length, repeats: receiver.repeats,
+    perSecond: latencies.length / ((last - started) / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? NaN, reportP99: percentile(reportMs, 99), steal,
   };
+}
+
+/** `npm run bench`'s scenario: one gateway on a SQLite file, its pending orders read from the file. */
+export async function notifyScenario(o: { server: string; db: string; receiver: Receiver; orders: number; concurrency: number; seconds: number }): Promise<NotifyResult> {
+  const pending = async (prefix: string) => {
+    const db = new Database(o.db, { readonly: true });
+    try {
+      return db
+        .query("SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p")
+        .all({ $pid: PID, $p: `${prefix}%` }) as PendingOrder[];
+    } finally {
+      db.close();
+    }
+  };
+  return notifyLoad({ gateways: [o.server], pending }, o.receiver, o);
 }

@@ -10,19 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PgCluster } from "../test/pg/cluster.ts";
 import { BUN, freePort, waitHealthy } from "./lib.ts";
+import type { PendingOrder } from "./notify.ts";
 import { PID, seed } from "./seed.ts";
 
 export const XPAY_ROOT = process.env.BENCH_XPAY_ROOT ?? join(import.meta.dir, "..");
 
 export type ArmName = "sqlite-1" | "pg-1" | "pg-2";
 export const ARM_LABEL: Record<ArmName, string> = { "sqlite-1": "SQLite, 1 instance", "pg-1": "PostgreSQL, 1 instance", "pg-2": "PostgreSQL, 2 instances" };
-
-export interface PendingOrder {
-  trade_no: string;
-  trade_amount: number;
-  account_id: number;
-  code: string;
-}
 
 export interface Arm {
   name: ArmName;

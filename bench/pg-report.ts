@@ -3,7 +3,7 @@
 import { cpus } from "node:os";
 import type { LoadResult } from "./lib.ts";
 import { ARM_LABEL, type ArmName } from "./pg-arms.ts";
-import type { NotifyFigures } from "./pg-load.ts";
+import type { NotifyResult } from "./notify.ts";
 import { median } from "./report.ts";
 
 export interface ArmRun {
@@ -11,7 +11,7 @@ export interface ArmRun {
   round: number;
   create: LoadResult;
   createBaseline: LoadResult;
-  notify: NotifyFigures;
+  notify: NotifyResult;
   notifyBaseline: LoadResult;
   slotsHeldTwice: number;
   /** each instance's resident set after the run, MiB */

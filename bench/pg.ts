@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
 import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP } from "./lib.ts";
 import { type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
-import { createLoad, notifyLoad, startCountingReceiver } from "./pg-load.ts";
+import { notifyLoad, startReceiver } from "./notify.ts";
+import { createLoad } from "./pg-load.ts";
 import { type ArmRun, render } from "./pg-report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -42,7 +43,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     // alternate: a setup measured first in one round is measured last in the next
     for (const name of round % 2 ? ARMS : [...ARMS].reverse()) {
-      const receiver = startCountingReceiver();
+      const receiver = startReceiver();
       const arm = await startArm(name, cluster);
       try {
         if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, receiver.url, `W${round}`);
