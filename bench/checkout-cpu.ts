@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createMeter } from "./create-cpu.ts";
 
 const [oldRoot, newRoot] = process.argv.slice(2).map((p) => resolve(p));
 if (!oldRoot || !newRoot) {
@@ -28,28 +29,7 @@ async function gateway(name: string, root: string) {
   const { createBodies } = await import(join(root, "bench/native.ts"));
   const db = join(dir, `${name}.db`);
   await seed(db);
-  const gw = openGateway({ db });
-  const app = buildApp(gw);
-  const bodies: string[] = createBodies(ROUNDS * BATCH + BATCH, `${name}${Date.now()}-`, "http://127.0.0.1:9/n").bodies;
-  let next = 0;
-  const one = async () => {
-    const res = await app.handle(new Request("http://127.0.0.1/xpay/order/create", {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: bodies[next++]!,
-    }));
-    const text = await res.text();
-    if (!text.startsWith('{"code":200')) throw new Error(`create failed: ${text.slice(0, 200)}`);
-  };
-  /** µs of this process's CPU time (user + system) per create. */
-  const batch = async (): Promise<number> => {
-    const cpu = process.cpuUsage();
-    let left = BATCH;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await one();
-    }));
-    const d = process.cpuUsage(cpu);
-    return (d.user + d.system) / BATCH;
-  };
-  return { gw, batch };
+  return createMeter<{ store: { close(): void } }>({ buildApp, openGateway, createBodies }, db, name, { creates: ROUNDS * BATCH + BATCH, batch: BATCH, concurrency: CONCURRENCY });
 }
 
 try {

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
+import { createMeter, type ServerCode } from "./create-cpu.ts";
 import { createBodies } from "./native.ts";
 import { seed } from "./seed.ts";
 
@@ -35,28 +36,7 @@ async function gateway(name: string, drop: boolean) {
     for (const index of process.env.DROP ? process.env.DROP.split(",") : CONSOLE_INDEXES) raw.exec(`DROP INDEX ${index}`);
     raw.close();
   }
-  const gw = openGateway({ db });
-  const app = buildApp(gw);
-  const bodies = createBodies(ROUNDS * 2 * BATCH + BATCH, `${name}${Date.now()}-`, "http://127.0.0.1:9/n").bodies;
-  let next = 0;
-  const one = async () => {
-    const res = await app.handle(new Request("http://127.0.0.1/xpay/order/create", {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: bodies[next++]!,
-    }));
-    const text = await res.text();
-    if (!text.startsWith('{"code":200')) throw new Error(`create failed: ${text.slice(0, 200)}`);
-  };
-  /** µs of this process's CPU time (user + system) per create. */
-  const batch = async (): Promise<number> => {
-    const cpu = process.cpuUsage();
-    let left = BATCH;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await one();
-    }));
-    const d = process.cpuUsage(cpu);
-    return (d.user + d.system) / BATCH;
-  };
-  return { gw, batch };
+  return createMeter<ReturnType<typeof openGateway>>({ buildApp, openGateway, createBodies } as unknown as ServerCode, db, name, { creates: ROUNDS * 2 * BATCH + BATCH, batch: BATCH, concurrency: CONCURRENCY });
 }
 
 try {

@@ -13,6 +13,7 @@ import { noMetrics } from "../src/core/metrics.ts";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { metricsOf } from "../src/server/metrics/registry.ts";
+import { createMeter, type ServerCode } from "./create-cpu.ts";
 import { createBodies } from "./native.ts";
 import { seed } from "./seed.ts";
 
@@ -24,29 +25,12 @@ try {
   const db = join(dir, "xpay.db");
   await seed(db);
   const gw = openGateway({ db });
-  const app = buildApp(gw);
   const counting = metricsOf(gw);
-  const bodies = createBodies(ROUNDS * 2 * BATCH + BATCH, `C${Date.now()}-`, "http://127.0.0.1:9/n").bodies;
-  let next = 0;
-  const one = async () => {
-    const started = performance.now();
-    const res = await app.handle(new Request("http://127.0.0.1/xpay/order/create", {
-      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: bodies[next++]!,
-    }));
-    await res.text();
-    gw.metrics.httpRequest("/xpay/order/create", (performance.now() - started) / 1000);
-  };
-  /** BATCH creates, CONCURRENCY in flight (as autocannon's connections): group commits batch them. */
-  /** µs of this process's CPU time (user + system) per create: other processes' load moves wall time far more. */
-  const batch = async (): Promise<number> => {
-    const cpu = process.cpuUsage();
-    let left = BATCH;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (left-- > 0) await one();
-    }));
-    const d = process.cpuUsage(cpu);
-    return (d.user + d.system) / BATCH;
-  };
+  // The server's fetch wrapper records each request's duration; app.handle alone does not.
+  const { batch } = createMeter({ buildApp, openGateway: () => gw, createBodies } as unknown as ServerCode, db, "C", {
+    creates: ROUNDS * 3 * BATCH + BATCH, batch: BATCH, concurrency: CONCURRENCY, // three arms a round on this one gateway
+    answered: (seconds) => gw.metrics.httpRequest("/xpay/order/create", seconds),
+  });
   gw.metrics = noMetrics;
   await batch(); // warm-up
   // Three arms in rotation: counting, not counting, and not counting again. The last two run the
