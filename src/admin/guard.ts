@@ -20,6 +20,8 @@ export function notFoundLikeMain(): Response {
   return new Response(JSON.stringify({ code: 404, msg: "not found", data: null }), { status: 404, headers: { "content-type": "application/json; charset=utf-8" } });
 }
 
+const holdsNul = (p: URLSearchParams) => [...p].some(([k, v]) => k.includes("\0") || v.includes("\0"));
+
 async function readForm(request: Request): Promise<URLSearchParams | "too_large"> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY) return "too_large";
   const type = request.headers.get("content-type") ?? "";
@@ -66,6 +68,8 @@ async function guarded(gw: Gateway, state: ConsoleState, nav: readonly NavItem[]
     if (form === "too_large") return errorAnswer(ctx, 413, ctx.t("error.too_large"));
     ctx.form = form;
   }
+  // No browser sends a NUL; PostgreSQL's text cannot hold one (a lookup with it failed there as a 500).
+  if (holdsNul(ctx.query) || holdsNul(ctx.form)) return errorAnswer(ctx, 400, ctx.t("error.bad_input"));
   if (route.public) return route.handle(ctx);
 
   const token = readCookie(request, SESSION_COOKIE) ?? "";

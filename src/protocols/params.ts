@@ -6,6 +6,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export type Params = Record<string, string>;
 export type ParamsResult = { ok: true; params: Params } | { ok: false; reason: string };
 
+/**
+ * No SDK sends a NUL character, and PostgreSQL's text cannot hold one (its insert fails, which was
+ * a 500 on that store): refused here, for every family and both stores, without echoing what came.
+ */
+const NUL_REFUSED = "a parameter contains a NUL character";
+const hasNul = (k: string, v: string) => k.includes("\0") || v.includes("\0");
+
 function scalar(key: string, v: unknown): string | { error: string } {
   if (typeof v === "string") return v;
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
@@ -26,6 +33,7 @@ function fromJson(text: string): ParamsResult {
   for (const [k, v] of Object.entries(data)) {
     const s = scalar(k, v);
     if (typeof s !== "string") return { ok: false, reason: s.error };
+    if (hasNul(k, s)) return { ok: false, reason: NUL_REFUSED };
     params[k] = s;
   }
   return { ok: true, params };
@@ -37,6 +45,7 @@ export function fromForm(text: string): ParamsResult {
   for (const [k, v] of new URLSearchParams(text)) {
     if (Object.hasOwn(params, k)) return { ok: false, reason: `parameter ${k} is given more than once` };
     if (k.endsWith("[]") || /\[.*\]$/.test(k)) return { ok: false, reason: `parameter ${k} must be a string` };
+    if (hasNul(k, v)) return { ok: false, reason: NUL_REFUSED };
     params[k] = v;
   }
   return { ok: true, params };

@@ -33,6 +33,7 @@ export const en: Record<TextKey, string> = {
   "error.not_found": "Page not found",
   "error.not_found_hint": "Check the address, or use the menu.",
   "error.internal": "Internal error; please try again later.",
+  "error.bad_input": "The request holds a character no form can send (NUL).",
   "error.too_large": "The request is too large.",
   "error.back_home": "Back to the dashboard",
 

@@ -34,6 +34,7 @@ export const zh = {
   "error.not_found": "页面不存在",
   "error.not_found_hint": "请检查地址，或从左侧菜单进入。",
   "error.internal": "服务器内部错误，请稍后再试。",
+  "error.bad_input": "请求中含有表单无法发送的字符（NUL）。",
   "error.too_large": "提交的内容过大。",
   "error.back_home": "返回概览",
 
