@@ -1,12 +1,13 @@
 // report -> paid -> notification delivered. Pending orders are created with notify_url pointing at
-// a receiver in this process; phone-style amount reports (/api/report/{pid}/pc, MD5-signed) are
-// sent by CONCURRENCY closed-loop senders; the receiver stamps each notification's arrival, so the
-// latency is report sent -> notification received, on one clock.
+// a receiver in this process; phone-style amount reports (/api/report/0/pc, MD5-signed with the
+// secret of the operator's phone that watches the order's account) are sent by CONCURRENCY
+// closed-loop senders; the receiver stamps each notification's arrival, so the latency is report
+// sent -> notification received, on one clock.
 import { Database } from "bun:sqlite";
 import { md5Sign } from "../src/protocols/signing.ts";
 import { cpuTimes, percentile, stealPct } from "./lib.ts";
 import { createBodies, createOk } from "./native.ts";
-import { PID, SECRET } from "./seed.ts";
+import { phoneKey, PID } from "./seed.ts";
 
 export interface Receiver {
   url: string;
@@ -111,10 +112,10 @@ export async function notifyLoad(
         amount: String(order.trade_amount), pay_type: "alipay", channel_code: order.code, channel_account_id: String(order.account_id),
         coll_user: "bench-phone", timestamp: String(Date.now()), pay_time: String(Date.now()),
       };
-      const body = JSON.stringify({ ...p, sign: md5Sign(p, SECRET, ["sign"]) });
+      const body = JSON.stringify({ ...p, sign: md5Sign(p, phoneKey(order.code), ["sign"]) });
       const t0 = performance.now();
       sent.set(order.trade_no, t0);
-      const r = await fetch(`${at(i)}/api/report/${PID}/pc`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const r = await fetch(`${at(i)}/api/report/0/pc`, { method: "POST", headers: { "content-type": "application/json" }, body });
       const answer = (await r.json()) as { code: number; data?: { outcome?: string; trade_no?: string } };
       reportMs.push(performance.now() - t0);
       if (answer.code === 200 && answer.data?.outcome === "matched" && answer.data.trade_no === order.trade_no) matched++;

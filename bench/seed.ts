@@ -1,12 +1,15 @@
 // The temp database the gateway is measured on: one merchant (MD5 secret and an epay V2 key),
-// ACCOUNTS shared alipay accounts, a wide max_offset, and no rate limit on the public routes
-// (every request of the bench comes from one IP).
+// ACCOUNTS shared alipay accounts, each watched by a phone of the operator's own (a report client
+// of pid 0 bound to it, as an operator sets them up: every account its own report group), a wide
+// max_offset, and no rate limit on the public routes (every request of the bench comes from one IP).
 import { generateKeyPairSync } from "node:crypto";
 import { openGateway } from "../src/server/bootstrap.ts";
 
 export const PID = 1001;
 export const SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
 export const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 16);
+/** The secret of the operator's phone that watches the account with this code (reports go to /api/report/0). */
+export const phoneKey = (code: string) => `bench-phone-${code}-0123456789abcdef`;
 
 export interface Seeded {
   merchantPrivateKey: string; // bare Base64 PKCS#8, as an epay V2 SDK holds it
@@ -24,6 +27,8 @@ export async function seed(db: string): Promise<Seeded> {
     const code = `acc${i}`;
     const a = await s.addChannel({ pid: 0, payType: "alipay", code, name: `Alipay ${i}`, qrcode: `https://qr.alipay.com/bench${i}`, now: gw.clock.now() });
     accounts.push({ id: a.id, code });
+    const phone = await s.addKeyedClient({ kind: "report", pid: 0, name: `phone-${code}`, key: phoneKey(code), accountIds: [a.id], now: gw.clock.now() });
+    if (phone.kind !== "added") throw new Error(phone.reason);
   }
   await s.setSetting("max_offset", "1000");
   await s.setSetting("public_rate_limit", "0");

@@ -39,11 +39,11 @@ export function harness(): Harness {
   };
 }
 
-/** A merchant (pid 1001, the vectors' secret) and one alipay account. */
+/** A merchant (pid 1001, the vectors' secret) and one alipay account of its own (its AppSecret reports may pay there). */
 export async function seed(h: Harness, o: { min?: number; max?: number; day?: number; payType?: string } = {}) {
   const merchant = await h.gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: h.clock.now() });
   const account = await h.gw.store.addChannel({
-    pid: 0, payType: o.payType ?? "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001",
+    pid: 1001, payType: o.payType ?? "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001",
     minAmount: o.min, maxAmount: o.max, dayAmount: o.day, now: h.clock.now(),
   });
   return { merchant, account };

@@ -9,6 +9,7 @@ import * as audit from "./audit.ts";
 import * as channel from "./channel.ts";
 import * as channelSlots from "./channel-slots.ts";
 import * as client from "./client.ts";
+import * as clientAdd from "./client-add.ts";
 import { CliError, createCli } from "./context.ts";
 import * as dbCopy from "./db-copy.ts";
 import * as dev from "./dev.ts";
@@ -36,7 +37,7 @@ export function buildProgram(): { program: Command; close(): void } {
     .addHelpText("after", examples("xpay serve", 'xpay merchant add --name "My shop"', "xpay --db /var/lib/xpay/xpay.db order list --status paid"));
   const cli = createCli(program);
   for (const group of [serve, dev, merchant, channel, keygen, order, settings, ops]) group.register(program, cli);
-  for (const group of [simulatePay, notify, report, client, vmq]) group.register(program, cli);
+  for (const group of [simulatePay, notify, report, client, clientAdd, vmq]) group.register(program, cli);
   for (const group of [stats, rules]) group.register(program, cli);
   for (const group of [admin, audit]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import pc from "picocolors";
+import { refreshGroups } from "../core/clients/keyed.ts";
 import { forceBlockPrivate } from "../core/notify/target.ts";
 import { formatIsoLocal, formatLocal } from "../core/time.ts";
 import { registerInstance, secondInstanceMessage } from "../server/instances.ts";
@@ -104,6 +105,8 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
   await gw.store.setSetting("base_url", gw.baseUrl); // what `order inspect` prints links with
+  // Report groups from the clients as they are (a database from before them, or changed offline).
+  await refreshGroups(gw);
   log.notice(
     "listening",
     { url: server.url, db: where, base_url: gw.baseUrl, time_zone: log.timeZone },

@@ -3,6 +3,7 @@
 // disable. Each is audited (`account.*`, by the CLI as `cli`) with the fields before and after.
 import { type Actor, audit } from "./admin/audit.ts";
 import { type ChannelProblem, channelProblem, channelProblemText } from "./channel-input.ts";
+import { refreshGroups } from "./clients/keyed.ts";
 import type { Gateway } from "./gateway.ts";
 import type { ChannelFields, RemoveChannelResult } from "./store.ts";
 import type { ChannelAccount } from "./types.ts";
@@ -54,6 +55,8 @@ export async function saveAccount(gw: Gateway, actor: Actor, id: number | null, 
     return { kind: "refused", problem: seen.problem, reason: r.reason };
   }
   const was = seen.current;
+  // Its owner or pay type may have changed who could report on it (clients/watch.ts).
+  await refreshGroups(gw);
   const target = `account:${r.account.id}`;
   if (was === null) await audit(gw, { actor, action: "account.add", target, after: { id: r.account.id, ...accountView(r.account) } });
   else {
@@ -65,6 +68,7 @@ export async function saveAccount(gw: Gateway, actor: Actor, id: number | null, 
 
 export async function removeAccount(gw: Gateway, actor: Actor, id: number): Promise<RemoveChannelResult> {
   const r = await gw.store.removeChannel(id);
+  if (r.kind === "removed") await refreshGroups(gw);
   if (r.kind === "removed") await audit(gw, { actor, action: "account.remove", target: `account:${id}`, before: { id, ...accountView(r.account) } });
   return r;
 }

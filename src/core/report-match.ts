@@ -5,8 +5,13 @@ import type { ChannelAccount, Order } from "./types.ts";
 
 /** What a report says about a received payment; empty strings / null mean "not given". */
 export interface PaymentClaim {
-  /** Merchant whose accounts are searched; null for third-account reports (any merchant). */
+  /** Merchant whose orders may be paid; null for third-account reports and the operator's clients (any merchant). */
   pid: number | null;
+  /**
+   * The accounts the reporter watches (core/clients/watch.ts): the only ones it may pay on. Null:
+   * every account (third-account reports, whose sub_account names the account).
+   */
+  accounts?: readonly number[] | null;
   amount: number; // cents, the payable trade_amount
   payType: string;
   channelCode: string;
@@ -64,6 +69,7 @@ export function accountFits(a: ChannelAccount, h: AccountHint): boolean {
 }
 
 function accountFilter(c: PaymentClaim, a: ChannelAccount): boolean {
+  if (c.accounts && !c.accounts.includes(a.id)) return false;
   return accountFits(a, { payType: c.payType, accountId: c.accountId, channelCode: c.channelCode, named: c.subAccount });
 }
 
@@ -109,8 +115,8 @@ function named(c: PaymentClaim, view: MatchView, now: number, window: number): N
   if (order.tradeAmount !== c.amount) return { kind: "unmatched", reason: `amount ${c.amount} differs from order ${order.tradeNo} (${order.tradeAmount ?? "none"})`, order };
   if (order.payType !== c.payType) return { kind: "unmatched", reason: `pay_type ${c.payType} differs from order ${order.tradeNo} (${order.payType})`, order };
   if (!isPayable(order, now, window)) return { kind: "unmatched", reason: whyNotPayable(order, now, window), order };
-  // The amount report's ids are a cross-check: the order must also sit on a matching account.
-  if (c.pid !== null && !view.accounts(c.pid).some((a) => a.id === order.accountId && accountFilter(c, a))) {
+  // The ids are a cross-check: the order must also sit on a matching account the reporter watches.
+  if ((c.pid !== null || c.accounts) && !view.accounts(c.pid).some((a) => a.id === order.accountId && accountFilter(c, a))) {
     return { kind: "unmatched", reason: `order ${order.tradeNo} is not on an account matching ${describe(c)}`, order };
   }
   return { kind: "matched", order };

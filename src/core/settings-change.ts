@@ -5,6 +5,7 @@
 // (other processes within a second, as always).
 import { type Actor, audit } from "./admin/audit.ts";
 import type { Gateway } from "./gateway.ts";
+import { refreshGroups } from "./clients/keyed.ts";
 import { settingDef, Settings } from "./settings.ts";
 
 export type SettingProblem = { kind: "unknown" } | { kind: "invalid"; message: string };
@@ -29,6 +30,8 @@ export async function changeSettings(gw: Gateway, actor: Actor, values: Record<s
   const changed = Object.keys(values).filter((k) => current.str(k) !== values[k]);
   for (const key of changed) await gw.store.setSetting(key, values[key]!);
   gw.forgetSettings();
+  // Whether merchants' AppSecret reports count decides which accounts one report could mean.
+  if (changed.includes("report_merchant_secret")) await refreshGroups(gw);
   if (changed.length > 0) {
     await audit(gw, {
       actor, action: "settings.set", target: changed.length === 1 ? `setting:${changed[0]}` : "settings",

@@ -4,12 +4,12 @@
 import type { Gateway } from "./gateway.ts";
 import { type PaymentFacts, payUnit } from "./pay-order.ts";
 import { isPayable, type MatchDecision, type MatchView, matchPayment, type PaymentClaim, whyNotPayable } from "./report-match.ts";
-import type { ReportRecord, SettleReportResult } from "./store.ts";
+import type { MonitorClient, NonceClaim, ReportRecord, SettleReportResult } from "./store.ts";
 import type { Merchant } from "./types.ts";
 
 export type ReportInput = Omit<ReportRecord, "outcome" | "reason" | "tradeNo" | "createdAt">;
 
-async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts) {
+async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts, nonce?: NonceClaim) {
   const window = (await gw.settings()).int("match_window");
   const now = gw.clock.now();
   const byPid = new Map(merchants.map((m) => [m.pid, m]));
@@ -23,7 +23,13 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
       return d;
     },
     pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
+    nonce,
   });
+  if (result.replayed) {
+    gw.metrics.report(report.kind, "duplicate");
+    gw.log.event("report", { kind: report.kind, pid: report.pid, outcome: "duplicate", reason: "replayed timestamp" });
+    return result;
+  }
   if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
   if (result.pay?.kind === "paid") gw.metrics.orderPaid(result.pay.order);
   gw.metrics.report(report.kind, result.outcome);
@@ -32,8 +38,8 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
 }
 
 /** Amount, message and third-account reports. `merchants` must hold every merchant the claim can reach. */
-export async function settlePaymentReport(gw: Gateway, report: ReportInput, claim: PaymentClaim, merchants: Merchant[], facts: PaymentFacts = {}): Promise<SettleReportResult> {
-  return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, facts);
+export async function settlePaymentReport(gw: Gateway, report: ReportInput, claim: PaymentClaim, merchants: Merchant[], facts: PaymentFacts = {}, nonce?: NonceClaim): Promise<SettleReportResult> {
+  return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, facts, nonce);
 }
 
 /**
@@ -64,7 +70,7 @@ export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts:
  */
 export async function markClientSeen(
   gw: Gateway,
-  client: { kind: "phone" | "third-account" | "vmq"; pid: number; name: string; channelId?: number | null; extData?: string },
+  client: { kind: MonitorClient["kind"]; pid: number; name: string; channelId?: number | null; extData?: string },
   accountIds: number[],
 ): Promise<void> {
   const gap = (await gw.settings()).int("heartbeat_timeout");

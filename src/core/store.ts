@@ -151,6 +151,8 @@ export interface SettleReportUnit {
   report: ReportRecord;
   decide: (view: MatchView) => MatchDecision;
   pay: (order: Order) => PayUnit;
+  /** Claimed in the same transaction: a timestamp the client used before settles nothing (`replayed`). */
+  nonce?: NonceClaim;
 }
 
 export interface SettleReportResult {
@@ -159,40 +161,70 @@ export interface SettleReportResult {
   reason: string;
   tradeNo: string | null;
   pay: PayResult | null;
+  /** The unit's nonce was used before: nothing was stored or paid (reportId 0). */
+  replayed?: boolean;
 }
 
-/** A phone or third-party-account watcher that reports to the report API. */
+/** A phone or third-party-account watcher that reports; its last report is what "online" means. */
 export interface MonitorClient {
   id: number;
-  kind: "phone" | "third-account" | "vmq";
-  pid: number; // 0 for third-account watchers
+  /** phone: a report signed with a merchant's AppSecret; the others are keyed clients' kinds. */
+  kind: "phone" | "third-account" | KeyedKind;
+  pid: number; // 0 for third-account watchers and the operator's own keyed clients
   name: string;
   channelId: number | null;
   extData: string;
   lastSeenAt: number;
 }
 
+/** What a keyed client runs: the V免签 app, SmsForwarder's webhook, or anything speaking the report API. */
+export type KeyedKind = "vmq" | "smsforwarder" | "report";
+
 /**
- * A V免签 client (protocols/vmq): one communication key, shared by a monitor app and the shops
- * that call the V免签 merchant API, scoped to one merchant. A request is attributed to the
- * client whose key verifies it.
+ * A client with a secret of its own (the phone's, not the merchant's): it may report payments on
+ * the accounts it watches and, for pid 0 (the operator's), pay any merchant's orders there. A V免签
+ * client's key also signs its shop's merchant API (requests name no client: the key that
+ * verifies attributes them), so keys are unique.
  */
-export interface VmqClient {
+export interface KeyedClient {
   id: number;
+  kind: KeyedKind;
+  /** The merchant it serves; 0: the operator's own client. */
   pid: number;
   name: string;
   key: string;
-  /** The accounts its phone watches, at most one per pay type; empty: every account of the merchant. */
+  /** The accounts its phone watches; empty: every account in its scope that no client is bound to. */
   accountIds: number[];
   createdAt: number;
-  /** The app's clock (ms) in its last accepted heartbeat: a replayed heartbeat is never newer. */
+  /** The app's clock (ms) in its last accepted V免签 heartbeat: a replayed heartbeat is never newer. */
   lastHeartT: number;
-  /** Server time (s) of the last accepted heartbeat and of the last push; 0 = never. */
+  /** Server time (s) of the last accepted V免签 heartbeat and of the last push; 0 = never. */
   lastHeartAt: number;
   lastPushAt: number;
 }
 
-export type AddVmqClientResult = { kind: "added"; client: VmqClient } | { kind: "refused"; reason: string };
+export interface NewKeyedClient {
+  kind: KeyedKind;
+  pid: number;
+  name: string;
+  key: string;
+  accountIds: number[];
+  now: number;
+}
+
+/** The report groups of every account, from all accounts and keyed clients (core/clients/watch.ts). */
+export type ReportGroupRule = (accounts: ChannelAccount[], clients: KeyedClient[]) => Map<number, number>;
+
+/** An SmsForwarder request's signed timestamp: accepted once per client. */
+export interface NonceClaim {
+  clientId: number;
+  ts: number;
+  seenAt: number;
+  /** The client's timestamps below this can no longer pass the window: the claim forgets them. */
+  forgetBefore: number;
+}
+
+export type AddKeyedClientResult = { kind: "added"; client: KeyedClient } | { kind: "refused"; reason: string };
 
 export interface OrderFilter {
   pid?: number;
@@ -300,7 +332,8 @@ export interface Store {
   listNotifications(filter: { status?: string; limit?: number }): Promise<Notification[]>;
   nextNotificationDue(): Promise<number | null>;
 
-  insertReport(r: ReportRecord): Promise<{ id: number; duplicate: boolean }>;
+  /** With `nonce`: a timestamp the client used before stores nothing ({id: 0, duplicate: true, replayed: true}). */
+  insertReport(r: ReportRecord, nonce?: NonceClaim): Promise<{ id: number; duplicate: boolean; replayed?: boolean }>;
   listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
   settleReport(unit: SettleReportUnit): Promise<SettleReportResult>;
   /** The operator pays an order with an unmatched report: both change in one commit, or neither. */
@@ -319,10 +352,16 @@ export interface Store {
   recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }): Promise<void>;
   listClients(): Promise<MonitorClient[]>;
 
-  /** Adds a V免签 client (and its `client list` row); refuses an unknown merchant, a name or key in use. */
-  addVmqClient(c: { pid: number; name: string; key: string; accountIds: number[]; now: number }): Promise<AddVmqClientResult>;
-  listVmqClients(): Promise<VmqClient[]>;
-  getVmqClient(id: number): Promise<VmqClient | null>;
+  /** Adds a keyed client (and its `client list` row); refuses an unknown merchant (0 is the operator), a name or key in use. */
+  addKeyedClient(c: NewKeyedClient): Promise<AddKeyedClientResult>;
+  listKeyedClients(): Promise<KeyedClient[]>;
+  getKeyedClient(id: number): Promise<KeyedClient | null>;
+  /** Replaces the accounts the client watches (empty: unbound); null when there is no such client. */
+  bindKeyedClient(id: number, accountIds: number[]): Promise<KeyedClient | null>;
+  /** Deletes the client and its `client list` row (with its online history); null when there is none. */
+  removeKeyedClient(id: number): Promise<KeyedClient | null>;
+  /** Recomputes every account's report group with `rule` in one transaction; returns how many changed. */
+  refreshReportGroups(rule: ReportGroupRule): Promise<number>;
   /** Accepts a heartbeat only when `tMs` is newer than the client's last one (false: a replay). */
   acceptVmqHeart(id: number, tMs: number, now: number): Promise<boolean>;
   recordVmqPush(id: number, now: number): Promise<void>;

@@ -35,6 +35,11 @@ export interface ChannelAccount {
   useSeq: number;
   lastSeenAt: number;
   createdAt: number;
+  /**
+   * The accounts one report could mean share a group (the smallest account id among them;
+   * core/clients/watch.ts): payable amounts are unique across it. 0: not computed (the account alone).
+   */
+  reportGroup: number;
 }
 
 export interface Order {

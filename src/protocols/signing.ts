@@ -1,6 +1,7 @@
 // The signing rules of every wire family, written once: MD5 with an appended secret (native,
-// epay V1, hash, report) and RSA-SHA256 (epay V2). Every signer has its verifier beside it.
-import { createHash, createPrivateKey, createPublicKey, createSign, createVerify, timingSafeEqual, type KeyObject } from "node:crypto";
+// epay V1, hash, report), RSA-SHA256 (epay V2) and HMAC-SHA256 (SmsForwarder's webhook). Every
+// signer has its verifier beside it.
+import { createHash, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, timingSafeEqual, type KeyObject } from "node:crypto";
 
 export type SignableValue = string | number | bigint | boolean | null | undefined;
 export type Signable = Record<string, SignableValue>;
@@ -36,6 +37,22 @@ export function safeEqual(a: string, b: string): boolean {
     return false;
   }
   return timingSafeEqual(x, y);
+}
+
+/** Constant-time, case-sensitive comparison (Base64 signatures). */
+export function exactEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, "utf8");
+  const y = Buffer.from(b, "utf8");
+  if (x.length !== y.length) {
+    timingSafeEqual(x, x);
+    return false;
+  }
+  return timingSafeEqual(x, y);
+}
+
+/** Base64 of HMAC-SHA256 over `message` (UTF-8) with `key` (UTF-8). */
+export function hmacSha256Base64(key: string, message: string): string {
+  return createHmac("sha256", Buffer.from(key, "utf8")).update(message, "utf8").digest("base64");
 }
 
 export function md5Verify(params: Signable, secret: string, signatureField: string, excluded: readonly string[]): boolean {

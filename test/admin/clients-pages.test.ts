@@ -42,7 +42,7 @@ describe("the clients list", () => {
     await beat("old-phone");
     h.clock.advance(200);
     await beat("pixel");
-    await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-1", key: "0123456789abcdef0123456789abcdef", accountIds: [], now: h.clock.now() });
+    await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-1", key: "0123456789abcdef0123456789abcdef", accountIds: [], now: h.clock.now() });
     h.clock.advance(30);
     const { status, body } = await html("/admin/clients");
     expect(status).toBe(200);
@@ -165,7 +165,7 @@ describe("a client's page", () => {
 describe("the setup helper", () => {
   const KEY = "4b5a3c2d1e0f9a8b7c6d5e4f3a2b1c0d";
   beforeEach(async () => {
-    await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-1", key: KEY, accountIds: [], now: h.clock.now() });
+    await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-1", key: KEY, accountIds: [], now: h.clock.now() });
   });
 
   test("the report URLs, pid, webhook body and rule; neither secret on the page", async () => {

@@ -70,7 +70,7 @@ describe("monitoring clients", () => {
     const now = h.clock.now();
     await h.gw.store.recordClientSeen({ kind: "phone", pid: 1001, name: "phone-1", channelId: ali, extData: "", lastSeenAt: now - 90 }, [ali]);
     await h.gw.store.recordClientSeen({ kind: "phone", pid: 1001, name: "phone-2", channelId: ali, extData: "", lastSeenAt: now - 91 }, [ali]);
-    await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-1", key: "k".repeat(32), accountIds: [], now });
+    await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-1", key: "k".repeat(32), accountIds: [], now });
     const s = await clientStates(h.gw, now);
     expect(s.heartbeatTimeout).toBe(90);
     const by = Object.fromEntries(s.clients.map((c) => [c.name, [c.online, c.silentFor]]));

@@ -64,7 +64,7 @@ async function pay(money: string, o: Record<string, string> = {}) {
 describe("figures after real payments", () => {
   test("the periods, breakdowns and chart data are the numbers `xpay stats` prints", async () => {
     await seed(h);
-    await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wxpay_qr", name: "WeChat B", qrcode: "wxp://f2f0001", now: h.clock.now() });
+    await h.gw.store.addChannel({ pid: 1001, payType: "wxpay", code: "wxpay_qr", name: "WeChat B", qrcode: "wxp://f2f0001", now: h.clock.now() });
     await pay("10.00");
     await pay("25.50");
     await pay("8.88", { pay_type: "wxpay" });
@@ -208,7 +208,7 @@ describe("monitoring clients and daily limits", () => {
   test("an account at 85 % of its daily limit is listed; one without a limit is not", async () => {
     await atTenTomorrow();
     await seed(h, { day: 2000 });
-    await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wxpay_qr", name: "No limit", qrcode: "wxp://f2f0002", now: h.clock.now() });
+    await h.gw.store.addChannel({ pid: 1001, payType: "wxpay", code: "wxpay_qr", name: "No limit", qrcode: "wxp://f2f0002", now: h.clock.now() });
     let html = await dashboard();
     expect(html).toContain('id="limits-none"');
     await pay("15.00");
@@ -229,7 +229,7 @@ describe("text, not markup", () => {
   test("merchant, account and client names holding markup are escaped everywhere on the page", async () => {
     await atTenTomorrow();
     await h.gw.store.addMerchant({ pid: 1001, name: XSS, secret: "a1b2c3d4e5f60718293a4b5c6d7e8f90", now: h.clock.now() });
-    const account = await h.gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: '<img src=x onerror="alert(2)">', qrcode: "https://qr.alipay.com/x", dayAmount: 1000, now: h.clock.now() });
+    const account = await h.gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: '<img src=x onerror="alert(2)">', qrcode: "https://qr.alipay.com/x", dayAmount: 1000, now: h.clock.now() });
     await report(h, "/1001/heart", { client_name: XSS, channel_id: account.id }, { method: "GET" });
     await pay("9.00");
     const html = await dashboard();

@@ -78,7 +78,7 @@ describe("recording", () => {
     expect((await h.app.handle(new Request(`http://localhost/api/report/third-account/heart?${q}`))).status).toBe(200);
     expect((await intervals("watcher1")).length).toBe(1);
 
-    await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-phone", key: KEY, accountIds: [], now: h.clock.now() });
+    await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-phone", key: KEY, accountIds: [], now: h.clock.now() });
     h.clock.advance(1);
     const res = await h.app.handle(new Request(appHeartUrl(String(h.clock.nowMs()))));
     expect(await res.json()).toMatchObject({ code: 1 });

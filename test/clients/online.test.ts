@@ -33,8 +33,8 @@ async function views() {
 }
 
 test("the dashboard/CLI and the client pages agree at every instant, at the heartbeat_timeout edge too", async () => {
-  await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-beats", key: KEY, accountIds: [], now: h.clock.now() });
-  await h.gw.store.addVmqClient({ pid: 1001, name: "vmq-never", key: "f".repeat(32), accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-beats", key: KEY, accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-never", key: "f".repeat(32), accountIds: [], now: h.clock.now() });
   await phoneBeat("pixel");
   expect((await h.app.handle(new Request(appHeartUrl(String(h.clock.nowMs()))))).status).toBe(200);
   h.clock.advance(30);

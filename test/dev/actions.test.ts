@@ -41,7 +41,7 @@ describe("seed", () => {
       ["wxpay", "wxpay_qr", 0, 0, 0, true],
       ["qqpay", "qqpay_qr", 0, 0, 0, true],
     ]);
-    expect((await h.gw.store.listVmqClients()).map((c) => [c.pid, c.key])).toEqual([[1001, "4b5a3c2d1e0f9a8b7c6d5e4f3a2b1c0d"]]);
+    expect((await h.gw.store.listKeyedClients()).map((c) => [c.pid, c.key])).toEqual([[1001, "4b5a3c2d1e0f9a8b7c6d5e4f3a2b1c0d"]]);
   });
 
   test("seeding again adds nothing and puts back the fixed values a developer changed", async () => {
@@ -51,7 +51,7 @@ describe("seed", () => {
     expect((await h.gw.store.getMerchant(1001))!.secret).toBe("a1b2c3d4e5f60718293a4b5c6d7e8f90");
     expect((await h.gw.store.getMerchant(1001))!.rsaPublicKey).not.toBeNull();
     expect((await h.gw.store.listChannels({})).map((a) => a.enabled)).toEqual([true, true, true]);
-    expect((await h.gw.store.listVmqClients()).length).toBe(1);
+    expect((await h.gw.store.listKeyedClients()).length).toBe(1);
     expect((await h.gw.store.listMerchants()).length).toBe(1);
   });
 });

@@ -40,7 +40,7 @@ describe("through a running server", () => {
     const dir = tempDir();
     const gw = openGateway({ db: join(dir, "m.db") });
     await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: gw.clock.now() });
-    await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/x", now: gw.clock.now() });
+    await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/x", now: gw.clock.now() });
     const receiver = startReceiver(["success"]);
     const server = await startServer(gw, { port: 0, host: "127.0.0.1" });
     closers.push(() => rmSync(dir, { recursive: true, force: true }), () => gw.store.close(), () => receiver.stop(), () => server.stop());

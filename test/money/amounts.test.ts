@@ -16,7 +16,7 @@ beforeEach(async () => {
   h = harness();
   await seed(h);
   await h.gw.store.updateMerchant(1001, { rsaPublicKey: keys.merchantPublic });
-  await h.gw.store.addVmqClient({ pid: 1001, name: "phone1", key: VMQ_KEY, accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: VMQ_KEY, accountIds: [], now: h.clock.now() });
 });
 afterEach(() => h.close());
 

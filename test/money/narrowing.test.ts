@@ -10,8 +10,10 @@ let b: string;
 let bAccount: number;
 beforeEach(async () => {
   h = harness();
-  await seed(h); // account 1: shared alipay, code alipay_qr
-  bAccount = (await h.gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_b", name: "Alipay B", qrcode: "https://qr.alipay.com/b", now: h.clock.now() })).id;
+  await seed(h); // account 1: the merchant's alipay, code alipay_qr
+  // Added past the core (no report groups computed), so both orders get the same amount, as orders
+  // made before a client was unbound still can.
+  bAccount = (await h.gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_b", name: "Alipay B", qrcode: "https://qr.alipay.com/b", now: h.clock.now() })).id;
   a = (await createOrder(h)).trade_no;
   b = (await createOrder(h)).trade_no;
   const accounts = [(await h.gw.store.getOrder(a))!, (await h.gw.store.getOrder(b))!].map((o) => [o.accountId, o.tradeAmount]);

@@ -97,6 +97,7 @@ describe("outbox", () => {
 describe("fair claim", () => {
   test("only admitted rows are leased, in due order, up to the limit; at most perMerchant read per merchant", async () => {
     await store().addMerchant({ pid: 1002, name: "B", secret: SECRET, now: h.clock.now() });
+    await store().addChannel({ pid: 1002, payType: "alipay", code: "b_qr", name: "B's", qrcode: "https://qr.alipay.com/b", now: h.clock.now() });
     const a1 = await paidWithNotification("1.00");
     const a2 = await paidWithNotification("2.00");
     const a3 = await paidWithNotification("3.00");

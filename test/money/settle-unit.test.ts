@@ -183,7 +183,7 @@ describe("return link", () => {
     expect(sign).toBe(md5Sign(fields, SECRET, ["sign"]));
     expect(await returnUri(h.gw, { ...paid, returnUrl: "" })).toBeNull();
     // A family that signs with its own per-order key (V免签: the creating client's): none, no link.
-    const client = await h.gw.store.addVmqClient({ pid: 1001, name: "phone1", key: "k".repeat(32), accountIds: [], now: h.clock.now() });
+    const client = await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: "k".repeat(32), accountIds: [], now: h.clock.now() });
     if (client.kind !== "added") throw new Error(client.reason);
     expect(await returnUri(h.gw, { ...paid, family: "vmq", extra: { vmq_client: String(client.client.id) } })).toContain("https://shop.example/back?");
     expect(await returnUri(h.gw, { ...paid, family: "vmq", extra: { vmq_client: "999" } })).toBeNull();
@@ -200,7 +200,7 @@ describe("clients", () => {
   });
 
   test("a report marks online only the accounts of its pay type", async () => {
-    const wx = await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx", name: "wx", qrcode: "q", now: h.clock.now() });
+    const wx = await h.gw.store.addChannel({ pid: 1001, payType: "wxpay", code: "wx", name: "wx", qrcode: "q", now: h.clock.now() });
     h.clock.advance(10);
     await report(h, "/1001/pc", { amount: 1, pay_type: "wxpay", channel_code: "wx" });
     expect((await h.gw.store.getChannel(wx.id))?.lastSeenAt).toBe(h.clock.now());

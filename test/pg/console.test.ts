@@ -52,7 +52,7 @@ withPostgres(() => {
     await (gw.store as PostgresStore).ready;
     app = buildApp(gw);
     await gw.store.addMerchant({ pid: 1001, name: "Shop <b>", secret: SECRET, now: gw.clock.now() });
-    await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: gw.clock.now() });
+    await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: gw.clock.now() });
     const added = await addOperator(gw, CLI_ACTOR, "alice", "correct horse battery");
     if (added.kind !== "added") throw new Error(added.kind);
     const { token } = await startSession(gw, added.operator, { ip: "127.0.0.1", userAgent: "bun-test" });

@@ -3,7 +3,7 @@
 // failed and an acknowledged attempt, merchants with an RSA key, settings, operators with sessions
 // (one removed, so an id generator stands above the highest id), a setup token, the audit log,
 // alert channels with a fired alert and its delivery, rules, unparsed messages, monitoring clients
-// with a finished online stretch, a V免签 client. Values test the types: NULLs, 0/1 flags, amounts
+// with a finished online stretch, a V免签 client and an SmsForwarder one. Values test the types: NULLs, 0/1 flags, amounts
 // and millisecond times beyond 32 bits, JSON text, Chinese, quotes and line breaks.
 import { generateKeyPairSync } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -12,6 +12,8 @@ import { deliverDue } from "../../src/core/notify/deliver.ts";
 import { postJson, nativeCreate } from "../helpers.ts";
 import { amountReport, createOrder, report, smsContent } from "../report/util.ts";
 import { alertHarness, pass } from "../alerts/util.ts";
+import { addClient } from "../../src/core/clients/keyed.ts";
+import { defaultFormBody, testButtonContent } from "../report/smsforwarder-app.ts";
 
 const answer = (status: number, body: string) => (async () => new Response(body, { status })) as unknown as typeof fetch;
 
@@ -66,7 +68,15 @@ export async function fillEveryTable(): Promise<{ dbPath: string; dir: string; r
     await store.recordClientSeen({ ...phone, lastSeenAt: now() }, [x.account.id], { gap: 90 });
     h.clock.advance(91);
     await pass(h, x.s);
-    await store.addVmqClient({ pid: 1001, name: "vmq-phone", key: "9f86d081884c7d659a2feaa0c55ad015", accountIds: [x.account.id], now: now() });
+    await store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vmq-phone", key: "9f86d081884c7d659a2feaa0c55ad015", accountIds: [x.account.id], now: now() });
+    // An SmsForwarder phone and its test button (its timestamp is kept, accepted once).
+    const sms = await addClient(h.gw, CLI_ACTOR, { kind: "smsforwarder", pid: 1001, name: "sms-phone", accountIds: [] });
+    if (!sms.ok) throw new Error(sms.reason);
+    const t = testButtonContent();
+    const res = await h.app.handle(new Request(`http://localhost/api/report/smsforwarder/${sms.client.id}`, {
+      method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: defaultFormBody(t.from, t.content, h.clock.nowMs(), sms.client.key),
+    }));
+    expect1(res.status, 200);
 
     // Operators: three sessions, the last one removed (its id must never come back).
     const alice = await store.admin.addOperator({ name: "Alice", passwordHash: "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA", now: now() });

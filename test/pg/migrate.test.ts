@@ -25,9 +25,9 @@ withPostgres(() => {
       const url = await cluster.createDatabase("together");
       const stores = [PostgresStore.open(url), PostgresStore.open(url), PostgresStore.open(url)];
       const ready = await Promise.all(stores.map((s) => s.ready));
-      expect(ready.map((r) => r.version)).toEqual([14, 14, 14]);
+      expect(ready.map((r) => r.version)).toEqual([PG_MIGRATIONS.length, PG_MIGRATIONS.length, PG_MIGRATIONS.length]);
       const sql = new SQL(url, { max: 1 });
-      expect((await sql`SELECT version FROM xpay_migrations ORDER BY version`).map((r: { version: number }) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+      expect((await sql`SELECT version FROM xpay_migrations ORDER BY version`).map((r: { version: number }) => r.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
       await sql.close();
       await Promise.all(stores.map((s) => s.end()));
     });
@@ -78,7 +78,7 @@ withPostgres(() => {
       await sql`CREATE TABLE xpay_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
       await sql`INSERT INTO xpay_migrations VALUES (1, 'init', 0)`;
       const reader = PostgresStore.open(url, { access: "read" });
-      await expect(reader.listMerchants()).rejects.toThrow("schema version 1, older than this xpay (14); run `xpay migrate`");
+      await expect(reader.listMerchants()).rejects.toThrow(`schema version 1, older than this xpay (${PG_MIGRATIONS.length}); run \`xpay migrate\``);
       await reader.end();
       expect((await sql`SELECT count(*) AS n FROM xpay_migrations`)[0].n).toBe("1");
       await sql.close();

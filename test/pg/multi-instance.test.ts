@@ -102,7 +102,7 @@ withPostgres(() => {
     expect(version[0].n).toBe(version[0].v); // each migration applied once
 
     await cli("merchant", "add", "--name", "Shop", "--pid", "1001", "--secret", SECRET);
-    await cli("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "alipay_qr", "--name", "Alipay A", "--qrcode", "https://qr.alipay.com/fkx0001");
+    await cli("channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "alipay_qr", "--name", "Alipay A", "--qrcode", "https://qr.alipay.com/fkx0001");
     await cli("settings", "set", "max_offset", "1000");
     // One test client sends everything: the per-address limits would refuse it (the refused creates
     // of the disabled merchant below count as failed authentications).

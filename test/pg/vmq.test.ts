@@ -31,7 +31,7 @@ withPostgres(() => {
     const now = gw.clock.now();
     await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now });
     await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now });
-    const added = await gw.store.addVmqClient({ pid: 1001, name: "phone1", key: KEY, accountIds: [], now });
+    const added = await gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: KEY, accountIds: [], now });
     if (added.kind !== "added") throw new Error(added.reason);
     rx = startReceiver(["success"]);
   }, 120_000);

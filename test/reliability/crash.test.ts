@@ -45,7 +45,7 @@ test("kill -9 under load, restart: nothing acknowledged is lost, nothing is paid
   {
     const gw = openGateway({ db: dbPath });
     await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: gw.clock.now() });
-    await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: gw.clock.now() });
+    await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: gw.clock.now() });
     await gw.store.setSetting("max_offset", "1000");
     gw.store.close();
   }

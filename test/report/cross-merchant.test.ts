@@ -1,19 +1,33 @@
-// Issue 14 items 10-11 and issue 21: a report signed by one merchant never pays another merchant's
+// Issue 14 items 10-11 and issue 21: a report of one merchant's phone never pays another merchant's
 // order, whether it names the order or only its amount, on a shared (pid 0) account or another
 // merchant's own; the real SQLite match view, through the HTTP report API. Either order number
-// (platform or merchant) is accepted in either id field.
+// (platform or merchant) is accepted in either id field. The reports here come from each merchant's
+// report client (a phone with a secret of its own, which may watch the shared accounts); a
+// merchant's AppSecret never pays on a shared account at all (test/security/report-scope.test.ts).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { CLI_ACTOR } from "../../src/core/admin/audit.ts";
+import { addClient } from "../../src/core/clients/keyed.ts";
 import { settlePaymentReport } from "../../src/core/settle-report.ts";
 import { harness, type Harness, postJson, seed, signed } from "../helpers.ts";
-import { amountReport, createOrder, report, smsContent } from "./util.ts";
+import { createOrder, report, smsContent } from "./util.ts";
 
 const SECRET_B = "b2c3d4e5f60718293a4b5c6d7e8f90a1";
+const KEY_A = "phone-of-a-0123456789abcdef";
+const KEY_B = "phone-of-b-0123456789abcdef";
 let h: Harness;
 beforeEach(async () => {
   h = harness();
-  await seed(h); // merchant 1001 (A) and shared account 1 (alipay_qr)
+  await seed(h); // merchant 1001 (A) and its own account 1, disabled here
+  await h.gw.store.updateChannel(1, { enabled: false });
+  await h.gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Shared", qrcode: "https://qr.alipay.com/s", now: h.clock.now() }); // 2
   await h.gw.store.addMerchant({ pid: 1002, name: "Other shop", secret: SECRET_B, now: h.clock.now() });
+  for (const [pid, key] of [[1001, KEY_A], [1002, KEY_B]] as const) {
+    const r = await addClient(h.gw, CLI_ACTOR, { kind: "report", pid, name: `phone-${pid}`, key, accountIds: [] });
+    if (!r.ok) throw new Error(r.reason);
+  }
 });
+const amountReport = (hh: Harness, amount: number, extra: Record<string, string | number> = {}) =>
+  report(hh, "/1001/pc", { amount, pay_type: "alipay", channel_code: "alipay_qr", ...extra }, { secret: KEY_A });
 afterEach(() => h.close());
 
 const order = (t: string) => h.gw.store.getOrder(t);
@@ -23,7 +37,7 @@ async function createB(o: Record<string, string> = {}) {
   return body.data as { trade_no: string; out_trade_no: string; trade_amount: string };
 }
 const reportB = (amount: number, extra: Record<string, string | number> = {}) =>
-  report(h, "/1002/pc", { amount, pay_type: "alipay", channel_code: "alipay_qr", ...extra }, { secret: SECRET_B });
+  report(h, "/1002/pc", { amount, pay_type: "alipay", channel_code: "alipay_qr", ...extra }, { secret: KEY_B });
 
 describe("a report of merchant A on a shared account", () => {
   test("matching only B's order by amount: 200, stored unmatched with the reason, B's order untouched", async () => {
@@ -45,7 +59,7 @@ describe("a report of merchant A on a shared account", () => {
 
   test("a notification message of A matching B's amount: stored unmatched, not a 500", async () => {
     const b = await createB();
-    const r = await report(h, "/1001", { from: "x", content: smsContent("支付宝通知", "你已成功收款10.00元") });
+    const r = await report(h, "/1001", { from: "x", content: smsContent("支付宝通知", "你已成功收款10.00元") }, { secret: KEY_A });
     expect(r.status).toBe(200);
     expect(r.body.data.outcome).toBe("unmatched");
     expect(r.body.data.reason).toMatch(/another merchant/);
@@ -94,7 +108,7 @@ describe("the settlement pays only merchants the reporter speaks for", () => {
 
 describe("the match view lists only the reporting merchant's own and shared accounts", () => {
   test("B's order on B's own account is invisible to A's report", async () => {
-    await h.gw.store.updateChannel(1, { enabled: false });
+    await h.gw.store.updateChannel(2, { enabled: false });
     const own = await h.gw.store.addChannel({ pid: 1002, payType: "alipay", code: "alipay_qr", name: "B's own", qrcode: "https://qr.alipay.com/b", now: h.clock.now() });
     const b = await createB();
     expect((await order(b.trade_no))?.accountId).toBe(own.id);

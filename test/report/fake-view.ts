@@ -6,7 +6,7 @@ import type { ChannelAccount, Order } from "../../src/core/types.ts";
 export const NOW = 1_800_000_000;
 export const account = (id: number, o: Partial<ChannelAccount> = {}): ChannelAccount => ({
   id, pid: 0, payType: "alipay", code: "qr", name: `acc${id}`, remark: "", qrcode: "", scheme: "", minAmount: 0, maxAmount: 0, dayAmount: 0,
-  sort: 0, enabled: true, useSeq: 0, lastSeenAt: 0, createdAt: 0, ...o,
+  sort: 0, enabled: true, useSeq: 0, lastSeenAt: 0, createdAt: 0, reportGroup: 0, ...o,
 });
 export const order = (tradeNo: string, o: Partial<Order> = {}): Order => ({
   tradeNo, pid: 1001, outTradeNo: `out-${tradeNo}`, family: "native", payType: "alipay", name: "n", amount: 1000, tradeAmount: 1000, accountId: 1,

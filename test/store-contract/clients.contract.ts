@@ -27,30 +27,30 @@ export function clientsContract(ctx: Ctx): void {
     const s = ctx.store;
     await merchant(s);
     const a = await account(s);
-    const added = await s.addVmqClient({ pid: 1001, name: "phone", key: "k1", accountIds: [a.id], now: T0 });
+    const added = await s.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone", key: "k1", accountIds: [a.id], now: T0 });
     expect(added.kind).toBe("added");
     if (added.kind !== "added") return;
     expect(added.client).toMatchObject({ pid: 1001, name: "phone", key: "k1", accountIds: [a.id], createdAt: T0, lastHeartT: 0, lastHeartAt: 0, lastPushAt: 0 });
-    expect(await s.addVmqClient({ pid: 4242, name: "x", key: "k2", accountIds: [], now: T0 })).toEqual({ kind: "refused", reason: "no merchant with pid 4242" });
-    expect((await s.addVmqClient({ pid: 1001, name: "phone", key: "k3", accountIds: [], now: T0 })).kind).toBe("refused");
-    expect((await s.addVmqClient({ pid: 1001, name: "other", key: "k1", accountIds: [], now: T0 })).kind).toBe("refused");
+    expect(await s.addKeyedClient({ kind: "vmq", pid: 4242, name: "x", key: "k2", accountIds: [], now: T0 })).toEqual({ kind: "refused", reason: "no merchant with pid 4242" });
+    expect((await s.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone", key: "k3", accountIds: [], now: T0 })).kind).toBe("refused");
+    expect((await s.addKeyedClient({ kind: "vmq", pid: 1001, name: "other", key: "k1", accountIds: [], now: T0 })).kind).toBe("refused");
     expect((await s.listClients()).map((c) => [c.kind, c.name, c.lastSeenAt])).toEqual([["vmq", "phone", 0]]);
-    expect(await s.listVmqClients()).toEqual([added.client]);
-    expect(await s.getVmqClient(added.client.id)).toEqual(added.client);
-    expect(await s.getVmqClient(999_999)).toBeNull();
+    expect(await s.listKeyedClients()).toEqual([added.client]);
+    expect(await s.getKeyedClient(added.client.id)).toEqual(added.client);
+    expect(await s.getKeyedClient(999_999)).toBeNull();
   });
 
   test("V免签 heartbeats move forward only; pushes keep the latest time", async () => {
     const s = ctx.store;
     await merchant(s);
-    const r = await s.addVmqClient({ pid: 1001, name: "phone", key: "k", accountIds: [], now: T0 });
+    const r = await s.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone", key: "k", accountIds: [], now: T0 });
     const id = r.kind === "added" ? r.client.id : -1;
     expect(await s.acceptVmqHeart(id, 5000, T0 + 1)).toBe(true);
     expect(await s.acceptVmqHeart(id, 5000, T0 + 2)).toBe(false); // a replay
     expect(await s.acceptVmqHeart(id, 4000, T0 + 3)).toBe(false);
     await s.recordVmqPush(id, T0 + 10);
     await s.recordVmqPush(id, T0 + 5);
-    expect(await s.getVmqClient(id)).toMatchObject({ lastHeartT: 5000, lastHeartAt: T0 + 1, lastPushAt: T0 + 10 });
+    expect(await s.getKeyedClient(id)).toMatchObject({ lastHeartT: 5000, lastHeartAt: T0 + 1, lastPushAt: T0 + 10 });
   });
 
   test("refusals: counted per source and reason, rows bounded per source and in all, new pairs past the cap count as (other)", async () => {

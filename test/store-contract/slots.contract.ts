@@ -35,7 +35,7 @@ export function slotsContract(ctx: Ctx): void {
     expect(byTradeNo(closedLongAgo)).toBeUndefined();
     expect(held.map((h) => h.tradeAmount)).toEqual([...held.map((h) => h.tradeAmount)].sort((x, y) => x - y));
     expect(byTradeNo(paid)).toEqual({
-      tradeAmount: paid.tradeAmount!, tradeNo: paid.tradeNo, outTradeNo: paid.outTradeNo, pid: 1001, amount: 1000, status: 2,
+      tradeAmount: paid.tradeAmount!, accountId: a.id, tradeNo: paid.tradeNo, outTradeNo: paid.outTradeNo, pid: 1001, amount: 1000, status: 2,
       createdAt: T0 + 2, expireTime: T0 + 902, paidAt: T0 + 5, closedAt: null,
     });
     expect(byTradeNo(closed)).toMatchObject({ status: 3, closedAt: T0 + 1, paidAt: null });

@@ -16,6 +16,7 @@ import type { Ctx, StoreFactory } from "./harness.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
+import { reportGroupsContract } from "./report-groups.contract.ts";
 import { rulesContract } from "./rules.contract.ts";
 import { slotsContract } from "./slots.contract.ts";
 import { statsContract } from "./stats.contract.ts";
@@ -46,6 +47,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     outboxContract(ctx);
     accountsContract(ctx);
     clientsContract(ctx);
+    reportGroupsContract(ctx);
     concurrencyContract(ctx);
     adminContract(ctx);
     browseContract(ctx);

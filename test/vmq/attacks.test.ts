@@ -100,7 +100,7 @@ test("a push re-sent days later, after the amount went to a new order, reads dup
 test("a phone of another merchant cannot pay this merchant's orders, even on a shared account", async () => {
   const mine = await order("MINE", "2", "10");
   await h.gw.store.addMerchant({ pid: 1002, name: "Other", secret: "o".repeat(32), now: h.clock.now() });
-  await h.gw.store.addVmqClient({ pid: 1002, name: "other-phone", key: "OTHERKEY0123456789", accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1002, name: "other-phone", key: "OTHERKEY0123456789", accountIds: [], now: h.clock.now() });
   const r = await get(h, appPushUrl(String(h.clock.nowMs()), 2, 10, "OTHERKEY0123456789"));
   expect(r.body).toMatchObject({ code: 1, data: { outcome: "unmatched" } });
   expect(r.body.data.reason).toContain("another merchant");

@@ -156,7 +156,7 @@ describe("failed signatures count in the per-address throttle", () => {
     const clock = new ManualClock();
     gw = openGateway({ db: join(dir, "t.db"), clock, trustProxy: true });
     await gw.store.addMerchant({ pid: 1001, name: "S", secret: "s".repeat(32), now: clock.now() });
-    await gw.store.addVmqClient({ pid: 1001, name: "phone1", key: KEY, accountIds: [], now: clock.now() });
+    await gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: KEY, accountIds: [], now: clock.now() });
     await gw.store.setSetting("auth_fail_limit", "3");
     const app = buildApp(gw);
     const send = async (url: string, ip: string) => {

@@ -56,7 +56,7 @@ export function dujiaokaAccepts(q: Record<string, string>, key = KEY): boolean {
 export async function seedVmq(h: Harness) {
   const base = await seed(h);
   const wx = await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx_qr", name: "WeChat A", qrcode: "wxp://f2f0wx0001", now: h.clock.now() });
-  const added = await h.gw.store.addVmqClient({ pid: 1001, name: "phone1", key: KEY, accountIds: [], now: h.clock.now() });
+  const added = await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: KEY, accountIds: [], now: h.clock.now() });
   if (added.kind !== "added") throw new Error(added.reason);
   return { ...base, wx, client: added.client };
 }

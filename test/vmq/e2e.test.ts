@@ -127,7 +127,7 @@ test("closeOrder closes a pending order once, with the key of its merchant's cli
   const made = (await get(h, `http://localhost/createOrder?payId=${payId}&type=2&price=5&sign=${md5(payId + "25" + KEY)}`)).body;
   const orderId = made.data.orderId as string;
   const other = await h.gw.store.addMerchant({ pid: 1002, name: "Other", secret: "x".repeat(32), now: h.clock.now() });
-  await h.gw.store.addVmqClient({ pid: other.pid, name: "other-phone", key: "k".repeat(32), accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: other.pid, name: "other-phone", key: "k".repeat(32), accountIds: [], now: h.clock.now() });
   expect((await get(h, `http://localhost/closeOrder?orderId=${orderId}&sign=${md5(orderId + "k".repeat(32))}`)).body).toEqual({ code: -1, msg: "云端订单编号不存在", data: null });
   expect((await get(h, `http://localhost/closeOrder?orderId=${orderId}&sign=${md5(orderId + "x")}`)).body).toEqual({ code: -1, msg: "签名校验不通过", data: null });
   expect((await get(h, `http://localhost/closeOrder?orderId=${orderId}&sign=${md5(orderId + KEY)}`)).body).toEqual({ code: 1, msg: "成功", data: null });

@@ -52,7 +52,7 @@ let h: Harness;
 beforeAll(async () => {
   h = harness();
   await seedVmq(h);
-  await h.gw.store.addVmqClient({ pid: 1001, name: "guide", key: KEY, accountIds: [], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "guide", key: KEY, accountIds: [], now: h.clock.now() });
 });
 afterAll(() => h.close());
 

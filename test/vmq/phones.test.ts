@@ -38,8 +38,8 @@ test("an unbound client's push that two accounts could mean pays nothing and say
 });
 
 test("two phones bound to their accounts each pay their own account's order; heartbeats mark their own account online", async () => {
-  await h.gw.store.addVmqClient({ pid: 1001, name: "phone-a", key: "key-of-phone-a-0001", accountIds: [a.id], now: h.clock.now() });
-  await h.gw.store.addVmqClient({ pid: 1001, name: "phone-b", key: "key-of-phone-b-0002", accountIds: [b.id], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone-a", key: "key-of-phone-a-0001", accountIds: [a.id], now: h.clock.now() });
+  await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone-b", key: "key-of-phone-b-0002", accountIds: [b.id], now: h.clock.now() });
   const orders = await twoOrdersOfTen();
 
   h.clock.advance(5);

@@ -82,4 +82,6 @@ export const SETTING_LABEL_EN: Record<string, string> = {
   metrics_enabled: "/metrics enabled",
   metrics_token: "Metrics token",
   client_history_days: "Keep client history (days)",
+  report_merchant_secret: "Merchants' AppSecret may report",
+  smsforwarder_window: "SmsForwarder clock window (s)",
 };

@@ -82,4 +82,6 @@ export const SETTING_TEXT_ZH: Record<string, { label: string; help: string }> = 
   metrics_enabled: { label: "启用 /metrics", help: "开启时在 /metrics 提供 Prometheus 指标（仅本机客户端，或持有 metrics_token 的任意客户端）；关闭后 /metrics 立即返回 404，以关闭状态启动的 xpay serve 不做任何统计。" },
   metrics_token: { label: "指标访问令牌", help: "设置后，任何地址访问 /metrics 都需要 Authorization: Bearer <令牌>（供其他机器上的 Prometheus 使用）；为空时只有未经代理的本机客户端（127.0.0.1、::1）可访问。至少 16 个字符。" },
   client_history_days: { label: "监控端历史保留天数", help: "每个监控端在线历史（每段在线一行，显示在控制台的监控端页面）保留的天数；serve 的定期清理会删除更早的记录。0 表示永久保留。" },
+  report_merchant_secret: { label: "允许用商户密钥上报", help: "1：上报接口（/api/report/{pid}…）也接受用商户 AppSecret 签名的上报（与接口规范一致），但只能支付该商户自有、且未绑定到任何监控端的收款账户上的订单，永远不能支付共享账户的订单。0：只接受有独立密钥的监控端（xpay client add-report、add-smsforwarder、add-vmq）上报。" },
+  smsforwarder_window: { label: "SmsForwarder 时间误差（秒）", help: "SmsForwarder 请求的 timestamp（手机时钟，毫秒）与服务器时钟允许相差的秒数。它的签名只覆盖时间戳，所以每个时间戳只接受一次，窗口越短，截获的请求越没用。" },
 };

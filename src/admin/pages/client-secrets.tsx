@@ -5,7 +5,7 @@
 // audits first; the V免签 QR code is drawn into a data: image of that answer only.
 import QRCode from "qrcode";
 import { vmqConfigText } from "../../core/clients/setup.ts";
-import type { VmqClient } from "../../core/store.ts";
+import type { KeyedClient } from "../../core/store.ts";
 import { attr, CsrfInput, Notice } from "../components.tsx";
 import type { AdminContext } from "../context.ts";
 
@@ -50,7 +50,7 @@ export function SecretBox(p: { ctx: AdminContext; pid: number; secret?: string }
   );
 }
 
-export async function VmqBox(p: { ctx: AdminContext; c: VmqClient; host: string; revealed?: boolean }) {
+export async function VmqBox(p: { ctx: AdminContext; c: KeyedClient; host: string; revealed?: boolean }) {
   const { t } = p.ctx;
   const id = `vmq-${p.c.id}`;
   const accounts = p.c.accountIds.length ? p.c.accountIds.map((a) => `#${a}`).join(", ") : t("csetup.vmq_all");

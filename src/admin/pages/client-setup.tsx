@@ -6,7 +6,8 @@
 // Secrets are not on the page: "show" is a POST (CSRF, audited by core/clients/setup.ts) that
 // answers with the secret (and the V免签 QR code, which holds the key); the CLI command that
 // prints it is named beside the button.
-import { reportUrls, revealMerchantSecret, revealVmqKey, vmqPlace } from "../../core/clients/setup.ts";
+import { reportUrls, revealMerchantSecret, vmqPlace } from "../../core/clients/setup.ts";
+import { revealClientKey } from "../../core/clients/keyed.ts";
 import type { Merchant } from "../../core/types.ts";
 import { Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -73,7 +74,7 @@ async function renderSetup(ctx: AdminContext, pidAsked: number | null, shown: Sh
   const host = place.ok ? place.host : gw.baseUrl;
   const notes = place.ok ? place.notes : [];
   const loopback = notes.some((n) => n.code === "loopback");
-  const vmqs = (await gw.store.listVmqClients()).filter((c) => c.pid === merchant.pid);
+  const vmqs = (await gw.store.listKeyedClients()).filter((c) => c.pid === merchant.pid);
   const safeVmq = await Promise.all(vmqs.map((c) => VmqBox({ ctx, c, host, revealed: shown.vmq === c.id })));
   const now = gw.clock.now();
   const live = await gw.store.devices.merchantReports(merchant.pid, { since: now - LIVE_SECONDS, limit: LIVE_ROWS });
@@ -156,9 +157,9 @@ async function reveal(ctx: AdminContext): Promise<Response> {
   const vmqId = intParam(ctx.form.get("vmq"));
   if (pid === null) return errorAnswer(ctx, 422, t("csetup.unknown_merchant"));
   if (vmqId !== null) {
-    const c = await gw.store.getVmqClient(vmqId);
+    const c = await gw.store.getKeyedClient(vmqId);
     if (!c || c.pid !== pid) return errorAnswer(ctx, 404, t("client.not_found"));
-    await revealVmqKey(gw, ctx.actor, c.id);
+    await revealClientKey(gw, ctx.actor, c.id);
     if (!ctx.htmx) return renderSetup(ctx, pid, { vmq: c.id });
     const place = vmqPlace(gw.baseUrl);
     return fragment(await VmqBox({ ctx, c, host: place.ok ? place.host : gw.baseUrl, revealed: true }));

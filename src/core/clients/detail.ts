@@ -15,9 +15,15 @@ import type { ClientReportQuery } from "./store.ts";
 /** The reports each kind of client sends (heartbeats are its history, not listed). */
 export const REPORT_KINDS: Record<MonitorClient["kind"], readonly string[]> = {
   phone: ["message", "amount"],
+  report: ["message", "amount"],
+  // Stored as message reports, in the spec's shape (protocols/report/smsforwarder.ts).
+  smsforwarder: ["message"],
   "third-account": ["third-account"],
   vmq: ["vmq-push"],
 };
+
+/** Kinds whose messages are forwarded notifications (the unread list reads them). */
+const FORWARDS = new Set<MonitorClient["kind"]>(["phone", "report", "smsforwarder"]);
 
 /** History ranges the page offers, in days. */
 export const HISTORY_DAYS = [1, 7, 30] as const;
@@ -71,7 +77,7 @@ export async function clientDetail(gw: Gateway, c: MonitorClient, o: { days: num
   const [intervals, sample, unread, rules] = await Promise.all([
     gw.store.devices.onlineIntervals(c.id, since, INTERVALS_MAX),
     gw.store.devices.clientReports(reportQuery(c, { limit: LATENCY_SAMPLE })),
-    c.kind === "phone" ? gw.store.devices.clientReports(reportQuery(c, { kinds: ["message"], unread: true, limit: UNREAD_SHOWN })) : Promise.resolve([]),
+    FORWARDS.has(c.kind) ? gw.store.devices.clientReports(reportQuery(c, { kinds: ["message"], unread: true, limit: UNREAD_SHOWN })) : Promise.resolve([]),
     operatorRules(gw),
   ]);
   const packages = new Set([...MESSAGE_RULES.map((r) => r.pkg), ...rules.map((r) => r.pkg)]);

@@ -5,7 +5,6 @@
 // who, when and from where; the value itself never enters the log).
 import { type Actor, audit } from "../admin/audit.ts";
 import type { Gateway } from "../gateway.ts";
-import type { VmqClient } from "../store.ts";
 
 export interface ReportUrls {
   /** POST a forwarded notification (SmsForwarder-style webhook). */
@@ -28,8 +27,42 @@ export function reportUrls(base: string, pid: number): ReportUrls {
   };
 }
 
+/** A keyed client's own report URLs: the pid in them is its owner's (0: the operator's). */
+export function clientReportUrls(base: string, c: { id: number; kind: string; pid: number }): { smsforwarder: string } & ReportUrls {
+  return { ...reportUrls(base, c.pid), smsforwarder: `${base.replace(/\/+$/, "")}/api/report/smsforwarder/${c.id}` };
+}
+
+/**
+ * The JSON template (SmsForwarder's 消息模板) the setup page gives: every field the app fills for a
+ * notification, the text unformatted ([org_content]). The default form needs no template.
+ */
+export const SMS_JSON_TEMPLATE =
+  '{"from":"[from]","title":"[title]","text":"[org_content]","receive_time":"[receive_time]","device":"[device_mark]","timestamp":"[timestamp]","sign":"[sign]"}';
+
 /** What would stop a phone reaching xpay at a base URL (the CLI prints noteText, the console its own words). */
-export type PhoneNote = { code: "path"; host: string; path: string } | { code: "https"; host: string } | { code: "loopback"; hostname: string };
+export type PhoneNote =
+  | { code: "path"; host: string; path: string }
+  | { code: "https"; host: string }
+  | { code: "loopback"; hostname: string }
+  | { code: "plain_http"; host: string };
+
+/**
+ * SmsForwarder reaches any URL; its signature covers only the timestamp, so over plain HTTP a
+ * listener reads the secret's use and the text: HTTPS is advised (the app accepts any certificate).
+ */
+export function webhookPlace(given: string): PhonePlace {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return { ok: false, problem: "not_url" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, problem: "not_http" };
+  const notes: PhoneNote[] = [];
+  if (url.protocol === "http:") notes.push({ code: "plain_http", host: url.host });
+  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push({ code: "loopback", hostname: url.hostname });
+  return { ok: true, host: url.host, base: `${url.origin}${url.pathname.replace(/\/+$/, "")}`, notes };
+}
 
 /** Where a phone reaches xpay from a base URL, with what would stop it. */
 export type PhonePlace = { ok: true; host: string; base: string; notes: PhoneNote[] } | { ok: false; problem: "not_url" | "not_http" };
@@ -55,6 +88,7 @@ export function vmqPlace(given: string): PhonePlace {
 export function noteText(n: PhoneNote): string {
   if (n.code === "path") return `the base URL has a path (${n.path}); the app calls http://${n.host}/appHeart at the root of the host, so route /appHeart, /appPush and /getState there to xpay`;
   if (n.code === "https") return `the app always speaks plain HTTP: http://${n.host}/appHeart must reach xpay (shops may keep https)`;
+  if (n.code === "plain_http") return `http://${n.host} is plain HTTP: anyone on the way reads what the phone forwards; serve xpay over https (see the operator guide, TLS)`;
   return `${n.hostname} is this machine only: a phone cannot reach it; give --base-url with the address the phone uses`;
 }
 
@@ -67,12 +101,4 @@ export async function revealMerchantSecret(gw: Gateway, actor: Actor, pid: numbe
   if (!m) return null;
   await audit(gw, { actor, action: "merchant.reveal_secret", target: `merchant:${pid}` });
   return m.secret;
-}
-
-/** A V免签 client's communication key, shown to `actor` and audited; null when there is no such client. */
-export async function revealVmqKey(gw: Gateway, actor: Actor, id: number): Promise<VmqClient | null> {
-  const c = await gw.store.getVmqClient(id);
-  if (!c) return null;
-  await audit(gw, { actor, action: "vmq_client.reveal_key", target: `vmq_client:${c.id}`, after: { name: c.name, pid: c.pid } });
-  return c;
 }

@@ -2,6 +2,7 @@
 // with its fixed AppSecret and V2 key, one account per pay type without limits, and a V免签 client.
 // Idempotent: `xpay dev --db PATH` on a database it made before finds everything in place and puts
 // back the fixed values a developer may have changed (a rotated secret, a new key pair).
+import { refreshGroups } from "../clients/keyed.ts";
 import type { Gateway } from "../gateway.ts";
 import { DEV_MERCHANT_PUBLIC_KEY, DEV_PLATFORM_PRIVATE_KEY, DEV_PLATFORM_PUBLIC_KEY } from "./keys.ts";
 import { DEV_ACCOUNTS, DEV_MARKER_KEY, DEV_MERCHANT_NAME, DEV_PID, DEV_SECRET, DEV_VMQ_CLIENT, DEV_VMQ_KEY } from "./mode.ts";
@@ -34,10 +35,11 @@ export async function seedDevGateway(gw: Gateway): Promise<DevSetup> {
     accounts.push({ id: account.id, payType: a.payType, code: a.code });
   }
 
-  if (!(await store.listVmqClients()).some((c) => c.name === DEV_VMQ_CLIENT && c.key === DEV_VMQ_KEY)) {
-    const r = await store.addVmqClient({ pid: DEV_PID, name: DEV_VMQ_CLIENT, key: DEV_VMQ_KEY, accountIds: [], now });
+  if (!(await store.listKeyedClients()).some((c) => c.name === DEV_VMQ_CLIENT && c.key === DEV_VMQ_KEY)) {
+    const r = await store.addKeyedClient({ kind: "vmq", pid: DEV_PID, name: DEV_VMQ_CLIENT, key: DEV_VMQ_KEY, accountIds: [], now });
     if (r.kind === "refused") throw new Error(`cannot add the V免签 test client: ${r.reason}`);
   }
   gw.forgetSettings();
+  await refreshGroups(gw);
   return { pid: DEV_PID, secret: DEV_SECRET, vmqKey: DEV_VMQ_KEY, accounts };
 }

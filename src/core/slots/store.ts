@@ -6,6 +6,8 @@
 /** An order holding a payable amount on an account, with the times that say until when. */
 export interface HeldSlot {
   tradeAmount: number;
+  /** The account holding it: this one, or another of its report group (core/clients/watch.ts). */
+  accountId: number;
   tradeNo: string;
   outTradeNo: string;
   pid: number;
@@ -20,7 +22,8 @@ export interface HeldSlot {
 
 export interface SlotStore {
   /**
-   * Orders holding a payable amount on the account: pending, or ended (paid, closed, timed out) at
+   * Orders holding a payable amount on the account's report group (the accounts one report could
+   * mean, where the allocator keeps amounts unique): pending, or ended (paid, closed, timed out) at
    * or after `unpaidSince`; by trade_amount, then trade_no; only those within `range` when given.
    */
   heldSlots(accountId: number, unpaidSince: number, o: { range?: { min: number; max: number }; limit: number }): Promise<HeldSlot[]>;

@@ -1,8 +1,10 @@
 // GET or POST /api/report/{pid}/pc: the client has read a received amount (integer cents) off
-// an account; the one pending order with that payable amount there is paid.
+// an account; the one pending order with that payable amount on an account the reporter watches
+// is paid.
+import { claimScope, presenceOf, reporterAccounts, reporterMerchants } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
+import { accountFits } from "../../core/report-match.ts";
 import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
-import { accountsFor } from "./accounts.ts";
 import { accept, reply } from "./auth.ts";
 import { amountReportKey, rawOf, settledEnvelope } from "./codec.ts";
 import { AmountParams } from "./schemas.ts";
@@ -11,21 +13,22 @@ export async function amountReport(gw: Gateway, request: Request, pidText: strin
   const a = await accept(gw, request, "amount", pidText, AmountParams);
   if (!a.ok) return a.response;
   const p = a.params;
-  const merchant = a.merchant!;
+  const reporter = a.reporter!;
+  const pid = reporter.watcher.pid;
   const amount = Number(p.amount);
   const accountId = p.channel_account_id ? Number(p.channel_account_id) : null;
-  const client = p.coll_user || p.uid || p.channel_code!;
+  const watched = await reporterAccounts(gw, reporter);
   const r = await settlePaymentReport(
     gw,
-    { kind: "amount", pid: merchant.pid, client, raw: rawOf(p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: amountReportKey(merchant.pid, p) },
+    { kind: "amount", pid, client: reporter.client?.name ?? (p.coll_user || p.uid || p.channel_code!), raw: rawOf(p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: amountReportKey(pid, p) },
     {
-      pid: merchant.pid, amount, payType: p.pay_type!, channelCode: p.channel_code!, accountId, subAccount: "",
+      ...claimScope(reporter, watched), amount, payType: p.pay_type!, channelCode: p.channel_code!, accountId, subAccount: "",
       orderId: p.order_id ?? "", outOrderId: p.out_order_id ?? "",
     },
-    [merchant],
+    await reporterMerchants(gw, reporter),
     { buyer: p.pay_user },
   );
-  const seen = await accountsFor(gw, merchant.pid, { payType: p.pay_type, accountId, channelCode: p.channel_code });
-  await markClientSeen(gw, { kind: "phone", pid: merchant.pid, name: client }, seen);
+  const seen = watched.filter((x) => accountFits(x, { payType: p.pay_type, accountId, channelCode: p.channel_code })).map((x) => x.id);
+  await markClientSeen(gw, presenceOf(reporter, p.coll_user || p.uid || p.channel_code!), seen);
   return reply(settledEnvelope(r));
 }

@@ -2,6 +2,10 @@
 // secret), the schema, the timestamp window and the MD5 signature. A refused report is still
 // stored (outcome rejected) so the operator can see why a phone's reports go nowhere, within the
 // fixed bounds of core/refusals.ts (an outsider can send any number of them).
+// Who signed decides what a report may pay (core/clients/reporter.ts): a report client of that pid
+// (a phone with a secret of its own; pid 0 is the operator's), or, when report_merchant_secret
+// allows it, the merchant's AppSecret, which pays only on the merchant's own accounts.
+import { keyedReporter, merchantReporter, type Reporter } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { recordRefusal } from "../../core/refusals.ts";
 import type { ReportRecord } from "../../core/store.ts";
@@ -13,7 +17,11 @@ import { firstProblem, type ParamSchema } from "../schema.ts";
 import { checkTimestamp } from "../timestamp.ts";
 import { BAD_SIGN_HELP, fail, rawOf, type ReportEnvelope, ReportCode, verifyReport } from "./codec.ts";
 
-export type Accepted = { ok: true; params: Params; merchant: Merchant | null } | { ok: false; response: Response };
+/** `reporter` is null only on the third-account routes (the operator's third_account_secret). */
+export type Accepted = { ok: true; params: Params; reporter: Reporter | null } | { ok: false; response: Response };
+
+const MERCHANT_SECRET_OFF =
+  "reports signed with the merchant's AppSecret are turned off (setting report_merchant_secret=0): sign with the secret of a report client (xpay client add-report)";
 
 export function reply(e: ReportEnvelope): Response {
   return json(e, e.code);
@@ -47,29 +55,49 @@ export async function accept(gw: Gateway, request: Request, kind: ReportRecord["
   return r;
 }
 
+/** The report clients of `pid` whose secret signed the parameters (keys are unique: at most one). */
+async function signingClient(gw: Gateway, pid: number, params: Params) {
+  const clients = (await gw.store.listKeyedClients()).filter((c) => c.kind === "report" && c.pid === pid);
+  return { exists: clients.length > 0, signer: clients.find((c) => verifyReport(params, c.key)) ?? null };
+}
+
 async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], pidText: string | null, schema: ParamSchema): Promise<Accepted> {
   const pid = pidText !== null && /^\d{1,10}$/.test(pidText) ? Number(pidText) : null;
   const read = await readParams(request);
   if (!read.ok) return { ok: false, response: await reject(gw, kind, pid, null, ReportCode.BadRequest, read.reason, request) };
   const params = read.params;
+  const refuse = async (code: number, reason: string): Promise<Accepted> => ({ ok: false, response: await reject(gw, kind, pid, params, code, reason, request) });
 
+  if (pidText === null) return checkThirdAccount(gw, params, schema, refuse);
   let merchant: Merchant | null = null;
-  let secret: string;
-  if (pidText !== null) {
-    merchant = pid !== null && pid > 0 ? await gw.store.getMerchant(pid) : null;
-    if (!merchant) return { ok: false, response: await reject(gw, kind, pid, params, ReportCode.NotFound, `unknown merchant (pid ${pidText})`, request) };
-    if (!merchant.active) return { ok: false, response: await reject(gw, kind, pid, params, ReportCode.Forbidden, "merchant is disabled", request) };
-    secret = merchant.secret;
-  } else {
-    secret = (await gw.settings()).str("third_account_secret");
-    if (secret === "") return { ok: false, response: await reject(gw, kind, null, params, ReportCode.Forbidden, "third-account reports are disabled: set the third_account_secret setting", request) };
+  if (pid !== null && pid > 0) {
+    merchant = await gw.store.getMerchant(pid);
+    if (merchant && !merchant.active) return refuse(ReportCode.Forbidden, "merchant is disabled");
   }
+  const clients = pid === null ? { exists: false, signer: null } : await signingClient(gw, pid, params);
+  if (!merchant && !clients.exists) return refuse(ReportCode.NotFound, `unknown merchant (pid ${pidText})`);
 
   const problem = firstProblem(schema, params);
-  if (problem) return { ok: false, response: await reject(gw, kind, pid, params, ReportCode.BadRequest, problem, request) };
+  if (problem) return refuse(ReportCode.BadRequest, problem);
   const s = await gw.settings();
   const late = checkTimestamp(params.timestamp, gw.clock.now(), s.int("timestamp_window"), { allowMillis: true });
-  if (late) return { ok: false, response: await reject(gw, kind, pid, params, ReportCode.BadRequest, late, request) };
-  if (!verifyReport(params, secret)) return { ok: false, response: await reject(gw, kind, pid, params, ReportCode.BadSign, BAD_SIGN_HELP, request) };
-  return { ok: true, params, merchant };
+  if (late) return refuse(ReportCode.BadRequest, late);
+  if (clients.signer) return { ok: true, params, reporter: keyedReporter(clients.signer) };
+  if (merchant && verifyReport(params, merchant.secret)) {
+    if (s.str("report_merchant_secret") !== "1") return refuse(ReportCode.Forbidden, MERCHANT_SECRET_OFF);
+    return { ok: true, params, reporter: merchantReporter(merchant.pid) };
+  }
+  return refuse(ReportCode.BadSign, BAD_SIGN_HELP);
+}
+
+async function checkThirdAccount(gw: Gateway, params: Params, schema: ParamSchema, refuse: (code: number, reason: string) => Promise<Accepted>): Promise<Accepted> {
+  const s = await gw.settings();
+  const secret = s.str("third_account_secret");
+  if (secret === "") return refuse(ReportCode.Forbidden, "third-account reports are disabled: set the third_account_secret setting");
+  const problem = firstProblem(schema, params);
+  if (problem) return refuse(ReportCode.BadRequest, problem);
+  const late = checkTimestamp(params.timestamp, gw.clock.now(), s.int("timestamp_window"), { allowMillis: true });
+  if (late) return refuse(ReportCode.BadRequest, late);
+  if (!verifyReport(params, secret)) return refuse(ReportCode.BadSign, BAD_SIGN_HELP);
+  return { ok: true, params, reporter: null };
 }

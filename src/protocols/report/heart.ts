@@ -1,5 +1,7 @@
 // GET or POST /api/report/{pid}/heart and /api/report/third-account/heart: the client is alive.
-// Heartbeats are stored like every report (outcome accepted) and mark the client's accounts online.
+// Heartbeats are stored like every report (outcome accepted) and mark online only the accounts the
+// client watches (core/clients/watch.ts), narrowed to channel_id when it names one.
+import { presenceOf, reporterAccounts } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { markClientSeen } from "../../core/settle-report.ts";
 import { accountsFor } from "./accounts.ts";
@@ -11,13 +13,13 @@ export async function clientHeart(gw: Gateway, request: Request, pidText: string
   const a = await accept(gw, request, "heart", pidText, HeartParams);
   if (!a.ok) return a.response;
   const p = a.params;
-  const pid = a.merchant!.pid;
+  const reporter = a.reporter!;
   const channelId = p.channel_id ? Number(p.channel_id) : null;
-  // Without channel_id the phone speaks for every account the merchant can use: one phone per shop.
-  const accounts = await accountsFor(gw, pid, { accountId: channelId });
-  await markClientSeen(gw, { kind: "phone", pid, name: p.client_name!, channelId, extData: p.ext_data ?? "" }, accounts);
+  const accounts = (await reporterAccounts(gw, reporter)).filter((x) => channelId === null || x.id === channelId).map((x) => x.id);
+  const presence = presenceOf(reporter, p.client_name!);
+  await markClientSeen(gw, { ...presence, channelId, extData: p.ext_data ?? "" }, accounts);
   await gw.store.insertReport({
-    kind: "heart", pid, client: p.client_name!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    kind: "heart", pid: reporter.watcher.pid, client: presence.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
   });
   gw.metrics.report("heart", "accepted");

@@ -2,13 +2,15 @@
 // table of core/payment-formats.ts (anchored: package, title and whole text), then the operator's
 // rules (core/rules), turn it into a pay type and an amount; a message that is not a payment is
 // stored as unmatched, never dropped, and one that looks like a payment nobody recognised is kept
-// for the operator (core/rules/unparsed.ts).
+// for the operator (core/rules/unparsed.ts). SmsForwarder's own webhook (smsforwarder.ts) ends in
+// settleMessage too.
+import { claimScope, presenceOf, type Reporter, reporterAccounts, reporterMerchants } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
-import { parseForwardedContent } from "../../core/report-rules.ts";
+import { type ForwardedMessage, parseForwardedContent } from "../../core/report-rules.ts";
 import { recogniseMessage } from "../../core/rules/operator-rules.ts";
 import { keepUnrecognised } from "../../core/rules/unparsed.ts";
 import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
-import { accountsFor } from "./accounts.ts";
+import type { NonceClaim, SettleReportResult } from "../../core/store.ts";
 import { accept, reject, reply } from "./auth.ts";
 import { messageReportKey, rawOf, ReportCode, settledEnvelope } from "./codec.ts";
 import { MessageParams } from "./schemas.ts";
@@ -17,33 +19,61 @@ export async function messageReport(gw: Gateway, request: Request, pidText: stri
   const a = await accept(gw, request, "message", pidText, MessageParams);
   if (!a.ok) return a.response;
   const p = a.params;
-  const merchant = a.merchant!;
+  const reporter = a.reporter!;
   const parsed = parseForwardedContent(p.content!);
-  if (!parsed.ok) return reject(gw, "message", merchant.pid, p, ReportCode.BadRequest, `malformed content: ${parsed.reason}`);
+  if (!parsed.ok) return reject(gw, "message", reporter.watcher.pid, p, ReportCode.BadRequest, `malformed content: ${parsed.reason}`);
+  const r = await settleMessage(gw, reporter, parsed.message, { phone: parsed.message.device_name || p.from!, raw: rawOf(p), content: p.content! });
+  return reply(settledEnvelope(r));
+}
 
-  const client = parsed.message.device_name || p.from!;
-  const base = { kind: "message" as const, pid: merchant.pid, client, raw: rawOf(p), channelCode: "", dedupeKey: messageReportKey(merchant.pid, p.content!) };
-  const found = await recogniseMessage(gw, parsed.message);
+export interface MessageSource {
+  /** The phone's name for `client list` when a merchant's AppSecret signed (a keyed client has its own). */
+  phone: string;
+  raw: string;
+  /** The whole forwarded content: it carries the receive time, so it names one notification. */
+  content: string;
+  /** A signed timestamp that must not have been used before (SmsForwarder). */
+  nonce?: NonceClaim;
+  /** What names one notification (default: the merchant and the whole content). */
+  dedupeKey?: string;
+}
+
+/** Reads a forwarded notification and settles it as a payment, or stores why it is not one. */
+export async function settleMessage(gw: Gateway, reporter: Reporter, m: ForwardedMessage, src: MessageSource): Promise<SettleReportResult> {
+  const pid = reporter.watcher.pid;
+  const presence = presenceOf(reporter, src.phone);
+  const base = { kind: "message" as const, pid, client: presence.name, raw: src.raw, channelCode: "", dedupeKey: src.dedupeKey ?? messageReportKey(pid, src.content) };
+  const found = await recogniseMessage(gw, m);
   if (!found.ok) {
-    await markClientSeen(gw, { kind: "phone", pid: merchant.pid, name: client }, []);
     // Stored and answered with the same reason, so the phone's log says why nothing was paid. No
     // dedupe key: once the operator adds a rule for a new wording, the same notification sent
     // again must pay, not read as a duplicate of this row.
     const reason = `not a payment message: ${found.reason}`;
-    const stored = await gw.store.insertReport({ ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
-    if (await keepUnrecognised(gw, merchant.pid, base.dedupeKey, parsed.message, found.reason)) gw.metrics.unrecognisedMessage();
+    const stored = await gw.store.insertReport({ ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
+    if (stored.replayed) return replayed(gw);
+    await markClientSeen(gw, presence, []);
+    if (await keepUnrecognised(gw, pid, base.dedupeKey, m, found.reason)) gw.metrics.unrecognisedMessage();
     gw.metrics.report("message", "unmatched");
-    return reply(settledEnvelope({ reportId: stored.id, outcome: "unmatched", reason, tradeNo: null }));
+    return { reportId: stored.id, outcome: "unmatched", reason, tradeNo: null, pay: null };
   }
-
+  const watched = await reporterAccounts(gw, reporter);
   const r = await settlePaymentReport(
     gw,
     { ...base, amount: found.amount, payType: found.payType },
-    { pid: merchant.pid, amount: found.amount, payType: found.payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" },
-    [merchant],
+    { ...claimScope(reporter, watched), amount: found.amount, payType: found.payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" },
+    await reporterMerchants(gw, reporter),
+    {},
+    src.nonce,
   );
-  await markClientSeen(gw, { kind: "phone", pid: merchant.pid, name: client }, await accountsFor(gw, merchant.pid, { payType: found.payType }));
+  if (r.replayed) return r;
+  await markClientSeen(gw, presence, watched.filter((x) => x.payType === found.payType).map((x) => x.id));
   // An operator's rule recognised it: the copy kept as unrecognised (an earlier send) is not any more.
-  if (found.operator) await gw.store.rules.forgetUnparsed(merchant.pid, base.dedupeKey);
-  return reply(settledEnvelope(r));
+  if (found.operator) await gw.store.rules.forgetUnparsed(pid, base.dedupeKey);
+  return r;
+}
+
+function replayed(gw: Gateway): SettleReportResult {
+  gw.metrics.report("message", "duplicate");
+  gw.log.event("report", { kind: "message", outcome: "duplicate", reason: "replayed timestamp" });
+  return { reportId: 0, outcome: "duplicate", reason: "this request was accepted before (its timestamp is used); nothing stored", tradeNo: null, pay: null, replayed: true };
 }

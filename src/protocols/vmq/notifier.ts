@@ -7,7 +7,7 @@ import type { FamilyNotifier } from "../../core/families.ts";
 import type { Store } from "../../core/store.ts";
 import { notificationFields, returnFields, withPaidSign } from "./codec.ts";
 
-export function vmqNotifier(store: Pick<Store, "getVmqClient">): FamilyNotifier {
+export function vmqNotifier(store: Pick<Store, "getKeyedClient">): FamilyNotifier {
   const keyOf = (ctx: { key?: string }) => {
     // deliver and returnUri stop before signing when signingKey answers null; never sign with "".
     if (!ctx.key) throw new Error("vmq notification without its client's key");
@@ -26,7 +26,7 @@ export function vmqNotifier(store: Pick<Store, "getVmqClient">): FamilyNotifier 
     signingKey: async (order) => {
       const id = Number(order.extra.vmq_client);
       if (!Number.isSafeInteger(id) || id <= 0) return null;
-      return (await store.getVmqClient(id))?.key ?? null;
+      return (await store.getKeyedClient(id))?.key ?? null;
     },
   };
 }

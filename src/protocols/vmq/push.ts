@@ -47,12 +47,10 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
 
   const report = { kind: "vmq-push" as const, pid: merchant.pid, client: client.name, raw: rawOf(p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
   const accounts = await clientAccounts(gw, client, payType);
-  // A bound client pays on its one account of that pay type (one Alipay app, one account).
-  const accountId = client.accountIds.length > 0 && accounts.length === 1 ? accounts[0]!.id : null;
   const r =
-    client.accountIds.length > 0 && accounts.length === 0
+    accounts.length === 0
       ? await unboundType(gw, report, `V免签 client ${client.name} watches no ${payType} account; nothing paid`)
-      : await settlePaymentReport(gw, report, { pid: merchant.pid, amount, payType, channelCode: "", accountId, subAccount: "", orderId: "", outOrderId: "" }, [merchant]);
+      : await settlePaymentReport(gw, report, { pid: merchant.pid, accounts: accounts.map((a) => a.id), amount, payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" }, [merchant]);
   const now = gw.clock.now();
   await gw.store.recordVmqPush(client.id, now);
   // A push is also a sign of life, as any accepted report is.

@@ -12,6 +12,7 @@ import consoleBrowse from "./011_console_browse.ts";
 import auditTarget from "./012_audit_target.ts";
 import clientHistory from "./013_client_history.ts";
 import notificationsUndelivered from "./014_notifications_undelivered.ts";
+import keyedClients from "./015_keyed_clients.ts";
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 12, name: "audit_target", sql: auditTarget },
   { version: 13, name: "client_history", sql: clientHistory },
   { version: 14, name: "notifications_undelivered", sql: notificationsUndelivered },
+  { version: 15, name: "keyed_clients", sql: keyedClients },
 ];

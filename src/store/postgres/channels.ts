@@ -48,30 +48,48 @@ export async function updateChannel(sql: SQL, id: number, patch: Partial<Pick<Ch
  * limit needs it (payments change it, not creates).
  */
 async function candidates(sql: SQL, pid: number, payType: string, dayStart: number, lock: boolean): Promise<CandidateAccount[]> {
+  // Waiting: the candidates and every account of their report groups, locked in id order first.
+  if (lock) {
+    await sql`
+      SELECT id FROM channel_accounts
+      WHERE (enabled = 1 AND pay_type = ${payType} AND pid IN (0, ${pid}))
+         OR report_group IN (SELECT report_group FROM channel_accounts WHERE enabled = 1 AND pay_type = ${payType} AND pid IN (0, ${pid}) AND report_group > 0)
+      ORDER BY id FOR UPDATE`;
+  }
   const rows = await sql`
     SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(o.trade_amount) FROM orders o
                        WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= ${dayStart}), 0) ELSE 0 END AS paid_today
     FROM channel_accounts a
     WHERE a.enabled = 1 AND a.pay_type = ${payType} AND a.pid IN (0, ${pid})
-    ORDER BY a.id ${lock ? sql`FOR UPDATE OF a` : sql``}`;
+    ORDER BY a.id`;
   return rows.map((r: Row) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
 }
 
+/** The ids of account `id`'s report group, itself included (itself alone while never computed). */
+export const groupMembers = (sql: SQL, id: number) => sql`
+  SELECT ${id}::bigint AS id UNION SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
+  WHERE a.id = ${id} AND a.report_group > 0`;
+
 /**
- * Locks one account for this create without waiting: false when another create (or an operator's
- * edit, or a heartbeat) holds it, or it was disabled since the candidates were read. Held until
- * commit, so the amounts read next include every order another create committed on it.
+ * Locks the account's whole report group for this create without waiting: not ok when another
+ * create (or an operator's edit, or a heartbeat) holds one of its rows, or the account was disabled
+ * since the candidates were read. Held until commit, so the amounts read next include every order
+ * another create committed on the group. `locked` says whether any row was taken. One round trip.
  */
-async function claim(sql: SQL, id: number, payType: string): Promise<boolean> {
-  const rows = await sql`SELECT id FROM channel_accounts WHERE id = ${id} AND enabled = 1 AND pay_type = ${payType} FOR UPDATE SKIP LOCKED`;
-  return rows.length === 1;
+async function claim(sql: SQL, id: number, payType: string): Promise<{ ok: boolean; locked: boolean }> {
+  const rows = await sql`
+    SELECT c.id, c.enabled, c.pay_type, (SELECT count(*) FROM (${groupMembers(sql, id)}) g) AS size
+    FROM channel_accounts c WHERE c.id IN (${groupMembers(sql, id)}) ORDER BY c.id FOR UPDATE OF c SKIP LOCKED`;
+  const self = rows.find((r: Row) => Number(r.id) === id);
+  const ok = rows.length > 0 && rows.length === Number(rows[0].size) && self !== undefined && Number(self.enabled) === 1 && self.pay_type === payType;
+  return { ok, locked: rows.length > 0 };
 }
 
 async function takenTradeAmounts(sql: SQL, accountId: number, unpaidSince: number, range: { min: number; max: number }): Promise<Set<number>> {
   // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
   const rows = await sql`
     SELECT trade_amount FROM orders
-    WHERE account_id = ${accountId} AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}`;
+    WHERE account_id IN (${groupMembers(sql, accountId)}) AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}`;
   return new Set(rows.map((r: Row) => Number(r.trade_amount)));
 }
 
@@ -99,11 +117,13 @@ export function allocationView(tx: SQL, answers: Answers, mode: "quick" | "waiti
     },
     takenTradeAmounts: (accountId, since, range) => {
       if (mode === "quick") {
-        if (!answers.ask(`claim\0${accountId}`, () => claim(tx, accountId, payTypeAsked))) {
+        const claimed = answers.ask(`claim\0${accountId}`, () => claim(tx, accountId, payTypeAsked));
+        // A partly locked group counts as held: the waiting run must start from a new transaction.
+        if (claimed.locked) busy.held = true;
+        if (!claimed.ok) {
           busy.seen = true;
           return everyAmount(range);
         }
-        busy.held = true;
       }
       return answers.ask(`taken\0${accountId}\0${since}\0${range.min}\0${range.max}`, () => takenTradeAmounts(tx, accountId, since, range));
     },

@@ -28,7 +28,7 @@ import { PostgresStats } from "./stats.ts";
 import { pruneBatch } from "./retention.ts";
 import { postgresRules } from "./rules.ts";
 import { postgresSlots } from "./slots.ts";
-import * as vmq from "./vmq-clients.ts";
+import * as keyed from "./keyed-clients.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000;
@@ -127,7 +127,7 @@ export class PostgresStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(await this.db());
 
-  insertReport: Store["insertReport"] = async (r) => reports.insertReport(await this.db(), r);
+  insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(await this.db(), r, nonce);
   listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
   settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u));
   assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);
@@ -138,11 +138,14 @@ export class PostgresStore implements Store {
   recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(await this.db(), c, ids, history);
   listClients: Store["listClients"] = async () => clients.listClients(await this.db());
 
-  addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(await this.db(), c);
-  listVmqClients: Store["listVmqClients"] = async () => vmq.listVmqClients(await this.db());
-  getVmqClient: Store["getVmqClient"] = async (id) => vmq.getVmqClient(await this.db(), id);
-  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => vmq.acceptVmqHeart(await this.db(), id, t, now);
-  recordVmqPush: Store["recordVmqPush"] = async (id, now) => vmq.recordVmqPush(await this.db(), id, now);
+  addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(await this.db(), c);
+  listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(await this.db());
+  getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(await this.db(), id);
+  bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(await this.db(), id, accounts);
+  removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(await this.db(), id);
+  refreshReportGroups: Store["refreshReportGroups"] = async (rule) => keyed.refreshReportGroups(await this.db(), rule);
+  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => keyed.acceptVmqHeart(await this.db(), id, t, now);
+  recordVmqPush: Store["recordVmqPush"] = async (id, now) => keyed.recordVmqPush(await this.db(), id, now);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(await this.db());
   /** A SQLite file holding one snapshot of every table (backup.ts). */

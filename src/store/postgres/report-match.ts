@@ -12,7 +12,8 @@ import { listChannels } from "./channels.ts";
 import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";
 import { Answers, replay } from "./replay.ts";
-import { claimKey, DUPLICATE, insertReportIn } from "./reports.ts";
+import { claimNonce } from "./keyed-clients.ts";
+import { claimKey, DUPLICATE, insertReportIn, REPLAYED } from "./reports.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
@@ -49,6 +50,8 @@ function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): st
 
 export function settleReport(sql: SQL, u: SettleReportUnit): Promise<SettleReportResult> {
   return unit(sql, async (tx): Promise<SettleReportResult> => {
+    // The nonce's unique key makes a second copy wait for the first one's commit, then fail the claim.
+    if (u.nonce && !(await claimNonce(tx, u.nonce))) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
     const duplicate = await claimKey(tx, u.report.dedupeKey);
     const stored = async (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): Promise<SettleReportResult> => {
       const reportId = await insertReportIn(tx, { ...u.report, outcome, reason, tradeNo }, false);

@@ -2,11 +2,13 @@
 // two copies arriving at two instances are stored one after the other and the second reads as a
 // duplicate (the partial unique index reports_dedupe would refuse it anyway).
 import type { SQL } from "bun";
-import type { ReportRecord, StoredReport } from "../../core/store.ts";
+import type { NonceClaim, ReportRecord, StoredReport } from "../../core/store.ts";
 import { toReport } from "../sqlite/rows.ts";
+import { claimNonce } from "./keyed-clients.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
 export const DUPLICATE = "duplicate of an earlier report";
+export const REPLAYED = "this request was accepted before (its timestamp is used); nothing stored";
 
 /** Takes the dedupe key's lock (held until commit) and says whether the key was stored already. */
 export async function claimKey(tx: SQL, key: string | null): Promise<boolean> {
@@ -26,9 +28,13 @@ export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolea
   return Number(row.id);
 }
 
-/** Stores a report. A second report with the same dedupe key is stored as a duplicate instead. */
-export function insertReport(sql: SQL, r: ReportRecord): Promise<{ id: number; duplicate: boolean }> {
+/**
+ * Stores a report. A second report with the same dedupe key is stored as a duplicate instead; with
+ * `nonce`, a timestamp the client used before stores nothing at all.
+ */
+export function insertReport(sql: SQL, r: ReportRecord, nonce?: NonceClaim): Promise<{ id: number; duplicate: boolean; replayed?: boolean }> {
   return unit(sql, async (tx) => {
+    if (nonce && !(await claimNonce(tx, nonce))) return { id: 0, duplicate: true, replayed: true };
     const duplicate = await claimKey(tx, r.dedupeKey);
     return { id: await insertReportIn(tx, r, duplicate), duplicate };
   });

@@ -5,6 +5,7 @@
 import type { SQL } from "bun";
 import type { SlotStore } from "../../core/slots/store.ts";
 import { toHeldSlot } from "../sqlite/slots.ts";
+import { groupMembers } from "./channels.ts";
 
 type Row = Record<string, unknown>;
 
@@ -28,8 +29,8 @@ export function postgresSlots(db: () => Promise<SQL>): SlotStore {
       const sql = await db();
       const range = o.range ?? { min: 0, max: Number.MAX_SAFE_INTEGER };
       const rows = await sql`
-        SELECT trade_amount, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
-        WHERE account_id = ${accountId} AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}
+        SELECT trade_amount, account_id, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
+        WHERE account_id IN (${groupMembers(sql, accountId)}) AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}
         ORDER BY trade_amount, trade_no LIMIT ${o.limit}`;
       return (rows as Row[]).map(toHeldSlot);
     },

@@ -102,13 +102,23 @@ export class CandidatesInTransaction {
   }
 }
 
+/**
+ * The amounts held on the account's report group (every account one report could mean: the
+ * account alone while its group was never computed), read by the allocator for that account.
+ */
 export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
   // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
   const rows = db
-    .query(`SELECT trade_amount FROM orders WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`)
+    .query(
+      `SELECT trade_amount FROM orders WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`,
+    )
     .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }
+
+/** The ids of the account `$account`'s report group (itself included). */
+export const GROUP_MEMBERS = `SELECT $account UNION SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
+  WHERE a.id = $account AND a.report_group > 0`;
 
 /** Moves the account to the back of the round-robin: its stamp becomes the highest + 1. */
 export function markUsed(db: Database, id: number): number {

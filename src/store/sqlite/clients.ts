@@ -6,6 +6,8 @@ import type { MonitorClient } from "../../core/store.ts";
 
 type Row = Record<string, unknown>;
 
+const KINDS = new Set(["third-account", "vmq", "smsforwarder", "report"]);
+
 /** Inside the upsert: the beat comes after a silence longer than the gap (or is the first one). */
 const NEW_STRETCH = "(online_beats = 0 OR excluded.last_seen_at - last_seen_at > $gap)";
 
@@ -17,7 +19,7 @@ const FILE_STRETCH = `INSERT INTO client_online (client_id, start_at, end_at, be
 export function toClient(r: Row): MonitorClient {
   return {
     id: Number(r.id),
-    kind: r.kind === "third-account" || r.kind === "vmq" ? r.kind : "phone",
+    kind: KINDS.has(String(r.kind)) ? (r.kind as MonitorClient["kind"]) : "phone",
     pid: Number(r.pid ?? 0),
     name: String(r.name ?? ""),
     channelId: r.channel_id === null || r.channel_id === undefined ? null : Number(r.channel_id),

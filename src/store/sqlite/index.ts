@@ -34,7 +34,7 @@ import * as refusals from "./refusals.ts";
 import { pruneBatch } from "./retention.ts";
 import { SqliteRules } from "./rules.ts";
 import { SqliteStats } from "./stats.ts";
-import * as vmq from "./vmq-clients.ts";
+import * as keyed from "./keyed-clients.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
@@ -202,7 +202,7 @@ export class SqliteStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(this.db);
 
-  insertReport: Store["insertReport"] = async (r) => reports.insertReport(this.db, r);
+  insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(this.db, r, nonce);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
   settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
   assignReport: Store["assignReport"] = async (u) => assignReport(this.db, u);
@@ -213,11 +213,14 @@ export class SqliteStore implements Store {
   recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(this.db, c, ids, history);
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
 
-  addVmqClient: Store["addVmqClient"] = async (c) => vmq.addVmqClient(this.db, c);
-  listVmqClients: Store["listVmqClients"] = async () => vmq.listVmqClients(this.db);
-  getVmqClient: Store["getVmqClient"] = async (id) => vmq.getVmqClient(this.db, id);
-  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => vmq.acceptVmqHeart(this.db, id, t, now);
-  recordVmqPush: Store["recordVmqPush"] = async (id, now) => vmq.recordVmqPush(this.db, id, now);
+  addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);
+  listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(this.db);
+  getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(this.db, id);
+  bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(this.db, id, accounts);
+  removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(this.db, id);
+  refreshReportGroups: Store["refreshReportGroups"] = async (rule) => keyed.refreshReportGroups(this.db, rule);
+  acceptVmqHeart: Store["acceptVmqHeart"] = async (id, t, now) => keyed.acceptVmqHeart(this.db, id, t, now);
+  recordVmqPush: Store["recordVmqPush"] = async (id, now) => keyed.recordVmqPush(this.db, id, now);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);

@@ -7,6 +7,7 @@ import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } fr
 import { listChannels } from "./channels.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
+import { claimNonce } from "./keyed-clients.ts";
 import { insertReport } from "./reports.ts";
 import { toOrder } from "./rows.ts";
 
@@ -41,6 +42,7 @@ function seen(db: Database, key: string | null): boolean {
 }
 
 const DUPLICATE = "duplicate of an earlier report";
+const REPLAYED = "this request was accepted before (its timestamp is used); nothing stored";
 
 /** Why a matched order was not paid after all: the pay unit's conditional update has the last word. */
 function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): string {
@@ -54,6 +56,7 @@ export function settleReport(db: Database, u: SettleReportUnit): SettleReportRes
       const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo });
       return { reportId: id, outcome, reason, tradeNo, pay };
     };
+    if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
     if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE, null, null);
     const d = u.decide(view(db));
     // Only an explicit "matched" pays; every other decision is stored with its reason.

@@ -1,10 +1,15 @@
 import type { Database } from "bun:sqlite";
-import type { ReportRecord, StoredReport } from "../../core/store.ts";
+import type { NonceClaim, ReportRecord, StoredReport } from "../../core/store.ts";
+import { claimNonce } from "./keyed-clients.ts";
 import { toReport } from "./rows.ts";
 
-/** Stores a report. A second report with the same dedupe key is stored as a duplicate instead. */
-export function insertReport(db: Database, r: ReportRecord): { id: number; duplicate: boolean } {
+/**
+ * Stores a report. A second report with the same dedupe key is stored as a duplicate instead; with
+ * `nonce`, a timestamp the client used before stores nothing at all.
+ */
+export function insertReport(db: Database, r: ReportRecord, nonce?: NonceClaim): { id: number; duplicate: boolean; replayed?: boolean } {
   return db.transaction(() => {
+    if (nonce && !claimNonce(db, nonce)) return { id: 0, duplicate: true, replayed: true };
     let outcome = r.outcome;
     let duplicate = false;
     if (r.dedupeKey !== null) {

@@ -46,6 +46,7 @@ export function toChannel(r: Row): ChannelAccount {
     useSeq: num(r.use_seq),
     lastSeenAt: num(r.last_seen_at),
     createdAt: num(r.created_at),
+    reportGroup: num(r.report_group),
   };
 }
 

@@ -3,6 +3,7 @@
 // reserved-amounts view (store.slots), so the two can never disagree.
 import type { Database } from "bun:sqlite";
 import type { HeldSlot, SlotStore } from "../../core/slots/store.ts";
+import { GROUP_MEMBERS } from "./channels.ts";
 
 /**
  * Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
@@ -22,6 +23,7 @@ const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number
 /** A held slot as the view shows it, from a row of SLOT_HELD's query (shared with the PostgreSQL adapter). */
 export const toHeldSlot = (r: Row): HeldSlot => ({
   tradeAmount: Number(r.trade_amount),
+  accountId: Number(r.account_id),
   tradeNo: String(r.trade_no),
   outTradeNo: String(r.out_trade_no),
   pid: Number(r.pid),
@@ -37,8 +39,8 @@ export function heldSlots(db: Database, accountId: number, unpaidSince: number, 
   const range = o.range ?? { min: 0, max: Number.MAX_SAFE_INTEGER };
   const rows = db
     .query(
-      `SELECT trade_amount, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
-       WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}
+      `SELECT trade_amount, account_id, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at FROM orders
+       WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}
        ORDER BY trade_amount, trade_no LIMIT $limit`,
     )
     .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max, limit: o.limit }) as Row[];

@@ -12,6 +12,7 @@ import consoleBrowse from "./011_console_browse.ts";
 import auditTarget from "./012_audit_target.ts";
 import clientHistory from "./013_client_history.ts";
 import notificationsUndelivered from "./014_notifications_undelivered.ts";
+import keyedClients from "./015_keyed_clients.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -34,4 +35,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 12, name: "audit_target", sql: auditTarget },
   { version: 13, name: "client_history", sql: clientHistory },
   { version: 14, name: "notifications_undelivered", sql: notificationsUndelivered },
+  { version: 15, name: "keyed_clients", sql: keyedClients },
 ];

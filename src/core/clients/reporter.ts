@@ -1,0 +1,42 @@
+// Who sent a payment report, and so what it may pay: the accounts its source watches (watch.ts),
+// and the merchants whose orders it speaks for (its own; every merchant for the operator's client).
+// The report routes, the V免签 routes and the SmsForwarder route all settle through here, so a
+// merchant's AppSecret can never pay on an account its merchant does not own.
+import type { Gateway } from "../gateway.ts";
+import type { PaymentClaim } from "../report-match.ts";
+import type { KeyedClient, MonitorClient } from "../store.ts";
+import type { ChannelAccount, Merchant } from "../types.ts";
+import { boundAccounts, merchantWatcher, type Watcher, watched } from "./watch.ts";
+
+export interface Reporter {
+  watcher: Watcher;
+  /** The keyed client that signed; null for a merchant's AppSecret. */
+  client: KeyedClient | null;
+}
+
+export const keyedReporter = (client: KeyedClient): Reporter => ({ watcher: client, client });
+export const merchantReporter = (pid: number): Reporter => ({ watcher: merchantWatcher(pid), client: null });
+
+/** Every account the reporter watches (what its heartbeat marks online and its reports may pay on). */
+export async function reporterAccounts(gw: Gateway, r: Reporter): Promise<ChannelAccount[]> {
+  const [accounts, clients] = await Promise.all([gw.store.listChannels(), gw.store.listKeyedClients()]);
+  return watched(r.watcher, accounts, boundAccounts(clients));
+}
+
+/** The merchants whose orders its reports pay: its own, or every one for the operator's client. */
+export async function reporterMerchants(gw: Gateway, r: Reporter): Promise<Merchant[]> {
+  if (r.watcher.pid === 0) return gw.store.listMerchants();
+  const m = await gw.store.getMerchant(r.watcher.pid);
+  return m ? [m] : [];
+}
+
+/** The claim's scope: whose orders (null: any merchant's) and on which accounts. */
+export function claimScope(r: Reporter, accounts: readonly ChannelAccount[]): Pick<PaymentClaim, "pid" | "accounts"> {
+  return { pid: r.watcher.pid === 0 ? null : r.watcher.pid, accounts: accounts.map((a) => a.id) };
+}
+
+/** The `client list` row an accepted report keeps alive: the keyed client's own, or the phone's name. */
+export function presenceOf(r: Reporter, phoneName: string): { kind: MonitorClient["kind"]; pid: number; name: string } {
+  if (r.client) return { kind: r.client.kind, pid: r.client.pid, name: r.client.name };
+  return { kind: "phone", pid: r.watcher.pid, name: phoneName };
+}
