@@ -45,9 +45,15 @@ export class FamilyRegistry {
   }
 }
 
-/** Appends query parameters to a URL that may already carry some. */
+/**
+ * Appends query parameters to a URL that may already carry some. They go before a `#fragment`
+ * (v2board's return_url is `https://shop/#/order/NO`): after it they would never reach the
+ * merchant's server, and the fragment route of a single-page shop stays as it was.
+ */
 export function withQuery(url: string, params: Record<string, string>): string {
   const qs = new URLSearchParams(params).toString();
   if (!qs) return url;
-  return url + (url.includes("?") ? "&" : "?") + qs;
+  const hash = url.indexOf("#");
+  const [head, fragment] = hash < 0 ? [url, ""] : [url.slice(0, hash), url.slice(hash)];
+  return head + (head.includes("?") ? "&" : "?") + qs + fragment;
 }

@@ -6,26 +6,41 @@ import { createHash, createHmac, createPrivateKey, createPublicKey, createSign, 
 export type SignableValue = string | number | bigint | boolean | null | undefined;
 export type Signable = Record<string, SignableValue>;
 
-/** `k=v&...` over non-empty values, ASCII-sorted, raw (not URL-encoded), skipping `excluded`. */
-export function canonicalString(params: Signable, excluded: readonly string[]): string {
+/**
+ * `k=v&...` over non-empty values, ASCII-sorted, raw (not URL-encoded), skipping `excluded`.
+ * `keepEmpty` keeps empty values as `k=`: not the spec's rule, but what some epay callers sign
+ * (see md5Verify).
+ */
+export function canonicalString(params: Signable, excluded: readonly string[], o: { keepEmpty?: boolean } = {}): string {
   const keys = Object.keys(params)
-    .filter((k) => !excluded.includes(k) && !isEmpty(params[k]))
+    .filter((k) => !excluded.includes(k) && (o.keepEmpty || !isEmpty(params[k])))
     // The default sort compares UTF-16 code units, which for the ASCII keys of every family is
     // PHP ksort's byte order (test/money/signing.test.ts holds it to that).
     .sort();
-  return keys.map((k) => `${k}=${String(params[k])}`).join("&");
+  return keys.map((k) => `${k}=${String(params[k] ?? "")}`).join("&");
 }
 
 function isEmpty(v: SignableValue): boolean {
   return v === undefined || v === null || v === "";
 }
 
+/**
+ * The fields without the empty ones. Notifications and signed return links send only these (as
+ * 彩虹易支付 does): every signing rule here skips empty values anyway, so leaving them out changes
+ * no signature, and a receiver that signs over every field it got, empty or not, verifies too.
+ */
+export function nonEmpty(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) if (v !== "") out[k] = v;
+  return out;
+}
+
 export function md5Hex(text: string): string {
   return createHash("md5").update(text, "utf8").digest("hex");
 }
 
-export function md5Sign(params: Signable, secret: string, excluded: readonly string[]): string {
-  return md5Hex(canonicalString(params, excluded) + secret);
+export function md5Sign(params: Signable, secret: string, excluded: readonly string[], o: { keepEmpty?: boolean } = {}): string {
+  return md5Hex(canonicalString(params, excluded, o) + secret);
 }
 
 /** Constant-time comparison of two hex or Base64 signatures (case-insensitive for hex). */
@@ -55,10 +70,21 @@ export function hmacSha256Base64(key: string, message: string): string {
   return createHmac("sha256", Buffer.from(key, "utf8")).update(message, "utf8").digest("base64");
 }
 
-export function md5Verify(params: Signable, secret: string, signatureField: string, excluded: readonly string[]): boolean {
+/**
+ * The spec's rule; with `alsoKeptEmpty`, a signature over the string that keeps empty values as
+ * `k=` is accepted too. SSPanel's mapi.php path signs that way (its request sign skips the SDK's
+ * paraFilter, so an empty `clientip` is signed as `clientip=`). Both strings cover every value
+ * sent, so the second reading accepts nothing a holder of the key did not sign; it is only
+ * computed when some value is empty (otherwise the two strings are the same).
+ */
+export function md5Verify(params: Signable, secret: string, signatureField: string, excluded: readonly string[], o: { alsoKeptEmpty?: boolean } = {}): boolean {
   const given = params[signatureField];
   if (typeof given !== "string" || given.length !== 32) return false;
-  return safeEqual(md5Sign(params, secret, excluded), given);
+  const spec = safeEqual(md5Sign(params, secret, excluded), given);
+  const hasEmpty = Object.keys(params).some((k) => !excluded.includes(k) && isEmpty(params[k]));
+  if (!o.alsoKeptEmpty || !hasEmpty) return spec;
+  const kept = safeEqual(md5Sign(params, secret, excluded, { keepEmpty: true }), given);
+  return spec || kept;
 }
 
 // Parsing a PEM or DER key costs more than the signature itself, so keys are parsed once.

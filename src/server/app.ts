@@ -13,6 +13,7 @@ import { metricsPlugin } from "./metrics/route.ts";
 import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
 import { payPagePlugin } from "./pay-page.ts";
 import { qrcodePlugin } from "./qrcode.ts";
+import { payTypeIconsPlugin } from "./pay-type-icons.ts";
 import { openapiPlugin } from "./openapi.ts";
 import { publicRateLimit } from "./rate-limit.ts";
 import { adminPlugin } from "../admin/plugin.ts";
@@ -46,7 +47,7 @@ export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = [], o: App
     .use(vmqPlugin(gw))
     .use(
       // The payer-facing routes, and only they, are rate limited per IP.
-      new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()),
+      new Elysia({ name: "xpay-public" }).onBeforeHandle(publicRateLimit(gw)).use(cashierApiPlugin(gw)).use(payPagePlugin(gw)).use(qrcodePlugin()).use(payTypeIconsPlugin()),
     );
   if (o.admin !== false) app.use(adminPlugin(gw));
   for (const plugin of plugins) app.use(plugin);

@@ -42,34 +42,40 @@ export const FAMILIES: Family[] = [
     title: "Native protocol (/xpay/)",
     intro:
       "Form or JSON body. `sign` = md5(ASCII-sorted non-empty `k=v` joined with `&`, without `sign`, + AppSecret), lowercase hex, over every parameter sent. " +
-      "Every answer is HTTP 200 with `{code, msg, data}`: 200 success, 400 bad input, 401 signature mismatch, 403 unknown or disabled merchant, 404 order not found, 409 conflict, 422 creation failed, 500 internal error.",
+      "Every answer is HTTP 200 with `{code, msg, data}`: 200 success, 400 bad input, 401 signature mismatch, 403 unknown or disabled merchant, 404 order not found, 409 conflict, 422 creation failed, 500 internal error. " +
+      "Notification (POST form, or GET per merchant) and return link: `pid, trade_no, out_trade_no, pay_type, name, amount, trade_amount` (cents), `param`, `status` 2, `sign`; `param` is left out when empty (the signature is the same, since the rule skips empty values).",
   },
   {
     id: "epay-v1",
     title: "epay V1 (/xpay/epay/)",
     intro:
       "SDK base `{base_url}/xpay/epay/`. `sign` as the native rule but without `sign` and `sign_type`; `sign_type` is `MD5`. `api.php` authenticates with `key` (the AppSecret) instead. " +
-      "`mapi.php`/`api.php` answer `code` 1 on success, `{code: -1, msg}` on failure; `submit.php` answers 302 or an HTML error page (HTTP 400).",
+      "`mapi.php`/`api.php` answer `code` 1 (an integer) on success, `{code: -1, msg}` on failure; `submit.php` answers 302 or an HTML error page (HTTP 400). " +
+      "`submit.php` and `mapi.php` also accept a signature made with empty values kept as `k=` (SSPanel's mapi.php signs so). " +
+      "Notification (GET, acknowledged by the body `success`) and return link: `pid, trade_no, out_trade_no, type, name, money, trade_status` TRADE_SUCCESS, `param`, `sign`, `sign_type` MD5, and never an empty field: `param` (or any other field with no value) is left out, as 彩虹易支付 does, so md5(urldecode(http_build_query(every received field but sign and sign_type, ksorted)) . key) verifies.",
   },
   {
     id: "epay-v2",
     title: "epay V2 (/xpay/epayn/)",
     intro:
       "SDK base `{base_url}/xpay/epayn/`, requests to `api/pay/<name>`. `sign` = Base64 RSA-SHA256 (merchant private key) over ASCII-sorted non-empty `k=v` joined with `&`, without `sign` and `sign_type`, nothing appended; `timestamp` within 300 s. " +
-      "Every JSON answer (failures `{code: -1, msg}` too) carries `timestamp`, `sign` (platform private key, same rule) and `sign_type` `RSA`. `refund`, `refundquery`, `transfer`, `transfer/query`, `balance` answer `Not implemented` (HTTP 501).",
+      "Every JSON answer (failures `{code: -1, msg}` too) carries `timestamp`, `sign` (platform private key, same rule) and `sign_type` `RSA`. `refund`, `refundquery`, `transfer`, `transfer/query`, `balance` answer `Not implemented` (HTTP 501). " +
+      "Notification (GET, acknowledged by `success`) and return link: `pid, trade_no, out_trade_no, api_trade_no, type, trade_status, name, money, param, buyer, addtime, endtime, timestamp, sign, sign_type`, with `api_trade_no`, `param` and `buyer` (any field with no value) left out when empty. Query answers keep their empty fields (the SDK checks them over exactly what they carry).",
   },
   {
     id: "hashpay",
     title: "Hash protocol (/xpay/hashpay/)",
     intro:
       "SDK base `{base_url}/xpay/hashpay/` (alias `/xpay/hupijiao/`). Form or JSON body (JSON recognised by its leading `{`). `hash` = md5(ASCII-sorted non-empty `k=v` joined with `&`, without `hash`, + AppSecret). " +
-      "Answers carry `errcode` (string: `0`, `400`, `402` bad hash, `403`, `404`, `409`, `422`, `500`), `errmsg` and a `hash` over the other fields.",
+      "Answers carry `errcode` (string: `0`, `400`, `402` bad hash, `403`, `404`, `409`, `422`, `500`), `errmsg` and a `hash` over the other fields. " +
+      "Notification (POST form): `trade_order_id, total_fee, transaction_id, open_order_id, order_title, status` OD, `appid, time, nonce_str, hash`, all with a value, plus `plugins` and `attach` only when the create gave them.",
   },
   {
     id: "template",
     title: "Checkout template API (/api/order/)",
     intro:
-      "Called by the cashier page; public (no signature), keyed by the unguessable `order_id`. Form or JSON body; `?_time=` is ignored. Errors are `{code, message, data: null}` with the HTTP status equal to `code` (400, 404, 409, 422, 500); every answer has `Cache-Control: no-store`.",
+      "Called by the cashier page; public (no signature), keyed by the unguessable `order_id`. Form or JSON body; `?_time=` is ignored. Errors are `{code, message, data: null}` with the HTTP status equal to `code` (400, 404, 409, 422, 500); every answer has `Cache-Control: no-store`. " +
+      "`pay_type_logo` is an SVG icon the gateway serves itself: `{base_url}/assets/pay-types/{alipay|wxpay|qqpay|other}.svg`.",
   },
   {
     id: "report",
@@ -83,7 +89,7 @@ export const FAMILIES: Family[] = [
     title: "V免签 (/appHeart, /createOrder, ... at the root)",
     intro:
       "V免签's monitor app and merchant API, GET query or POST form, at the root of the host. No pid: the key of a V免签 client (`xpay client add-vmq`) decides the merchant. `sign` = md5 of the fields' texts concatenated in the order shown, without separators, + key, over the texts as sent. " +
-      "Every answer is HTTP 200 `{code, msg, data}`: `code` 1 success (`msg` 成功), -1 failure with V免签's Chinese message. The notification is GET `notifyUrl?payId&param&type&price&reallyPrice&sign` with sign = md5(payId + param + type + price + reallyPrice + key), acknowledged by the body `success`.",
+      "Every answer is HTTP 200 `{code, msg, data}`: `code` 1 success (`msg` 成功), -1 failure with V免签's Chinese message. The notification is GET `notifyUrl?payId&param&type&price&reallyPrice&sign` with sign = md5(payId + param + type + price + reallyPrice + key), acknowledged by the body `success`; `param` is sent even when empty, as V免签 sends it (its sign is a concatenation, where an empty `param` adds nothing).",
   },
 ];
 
@@ -141,7 +147,7 @@ export const ROUTES: RouteDoc[] = [
   { family: "template", methods: ["POST"], path: "/api/order/qrcode", summary: "QR code and amount to pay", params: TemplateOrderId,
     response: "Flat: `type, qrcode_data, qrcode` (PNG URL), `scheme, uri, content, actual_amount, actual_account, actual_account_type`." },
   { family: "template", methods: ["POST"], path: "/api/order/pay-types", summary: "Pay types the payer can pick", params: TemplateOrderId,
-    response: "`{code: 200, message, data: [{pay_type, pay_type_text, pay_type_logo}]}`." },
+    response: "`{code: 200, message, data: [{pay_type, pay_type_text, pay_type_logo}]}`: the types the merchant's enabled accounts take for this amount, with their names and icons." },
   { family: "template", methods: ["POST"], path: "/api/order/pay-type", summary: "The payer's pick: allocates account and amount", params: TemplatePick,
     response: "`{code: 200, message, data: {order_id, pay_type, pay_type_text, amount, trade_amount}}`; 409 when another type was already picked, 422 when no account can take it." },
   // report

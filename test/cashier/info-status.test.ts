@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { md5Sign } from "../../src/protocols/signing.ts";
-import { harness, type Harness, SECRET, seed } from "../helpers.ts";
+import { BASE, harness, type Harness, SECRET, seed } from "../helpers.ts";
 import { api, nativeOrder, pay, setOperator } from "./support.ts";
 
 let h: Harness;
@@ -19,7 +19,7 @@ describe("POST /api/order/info", () => {
     expect(body).toEqual({
       subject: "VIP 月卡", out_order_id: "C1", order_id: o.trade_no, status: 1, amount: 1000, trade_amount: 1000,
       expire_time: h.clock.now() + 900, pay_type: "alipay", pay_type_text: "支付宝", create_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
-      pay_type_logo: "", content: "", service_qq: "", pay_tip: "", pay_payed_wait_time: 3, pay_account_tip: { tip: "", tip_cover: 0 },
+      pay_type_logo: `${BASE}/assets/pay-types/alipay.svg`, content: "", service_qq: "", pay_tip: "", pay_payed_wait_time: 3, pay_account_tip: { tip: "", tip_cover: 0 },
     });
     expect(body.return_uri).toBeUndefined();
   });

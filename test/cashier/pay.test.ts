@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { harness, type Harness, seed } from "../helpers.ts";
+import { BASE, harness, type Harness, seed } from "../helpers.ts";
 import { api, nativeOrder, pay, untypedOrder } from "./support.ts";
 
 let h: Harness;
@@ -67,8 +67,8 @@ describe("POST /api/order/pay-types", () => {
     expect(body).toEqual({
       code: 200, message: "success",
       data: [
-        { pay_type: "alipay", pay_type_text: "支付宝", pay_type_logo: "" },
-        { pay_type: "wxpay", pay_type_text: "微信支付", pay_type_logo: "" },
+        { pay_type: "alipay", pay_type_text: "支付宝", pay_type_logo: `${BASE}/assets/pay-types/alipay.svg` },
+        { pay_type: "wxpay", pay_type_text: "微信支付", pay_type_logo: `${BASE}/assets/pay-types/wxpay.svg` },
       ],
     });
     const small = await untypedOrder(h, 300, "U2");

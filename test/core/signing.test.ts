@@ -1,6 +1,6 @@
 // Known-answer vectors from shared/vectors/signing.json (checked against PHP's ksort/md5/openssl).
 import { describe, expect, test } from "bun:test";
-import { createSign, generateKeyPairSync } from "node:crypto";
+import { createHash, createSign, generateKeyPairSync } from "node:crypto";
 import vectors from "../fixtures/signing.json";
 import { canonicalString, md5Sign, md5Verify, pemToBase64, rsaSign, rsaVerify } from "../../src/protocols/signing.ts";
 
@@ -41,5 +41,19 @@ describe("RSA vectors", () => {
     expect(rsaVerify({ ...params, sign: "!!notbase64" }, public_key_pem)).toBe(false);
     expect(rsaVerify({ ...params, sign: s }, "not a key")).toBe(false);
     expect(pemToBase64(public_key_pem)).toBe(public_key_base64);
+  });
+});
+
+describe("MD5 verify with empty values kept (epay V1 requests only)", () => {
+  const p = { pid: "1001", clientip: "", money: "10", type: "alipay" };
+  const kept = createHash("md5").update("clientip=&money=10&pid=1001&type=alipay" + "k3y", "utf8").digest("hex");
+  test("accepted only when asked for, and only over the values sent", () => {
+    expect(canonicalString(p, ["sign"], { keepEmpty: true })).toBe("clientip=&money=10&pid=1001&type=alipay");
+    expect(md5Verify({ ...p, sign: kept }, "k3y", "sign", ["sign"])).toBe(false);
+    expect(md5Verify({ ...p, sign: kept }, "k3y", "sign", ["sign"], { alsoKeptEmpty: true })).toBe(true);
+    expect(md5Verify({ ...p, clientip: "1.2.3.4", sign: kept }, "k3y", "sign", ["sign"], { alsoKeptEmpty: true })).toBe(false);
+    expect(md5Verify({ ...p, money: "11", sign: kept }, "k3y", "sign", ["sign"], { alsoKeptEmpty: true })).toBe(false);
+    // The spec's signature still verifies with the option on.
+    expect(md5Verify({ ...p, sign: md5Sign(p, "k3y", ["sign"]) }, "k3y", "sign", ["sign"], { alsoKeptEmpty: true })).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { isKnownPayType, type PayType } from "../../core/order-input.ts";
 import type { MerchantSettingKey } from "../../core/merchant-settings.ts";
 import type { Settings } from "../../core/settings.ts";
 import type { ChannelAccount, Merchant, Order } from "../../core/types.ts";
+import { payTypeLogoUrl } from "../links.ts";
 
 export const Code = { Ok: 200, BadRequest: 400, NotFound: 404, Conflict: 409, Unavailable: 422, Internal: 500 } as const;
 
@@ -46,8 +47,8 @@ function intSetting(merchant: Merchant | null, s: Settings, key: MerchantSetting
 
 export const payedWaitTime = (m: Merchant | null, s: Settings) => intSetting(m, s, "pay_payed_wait_time", 0, 60);
 
-/** pay_type_logo: '' lets the page draw its own coloured badge, so nothing is fetched from outside. */
-export function infoFields(o: { order: Order; status: number; merchant: Merchant | null; settings: Settings; returnUri: string | null }) {
+/** pay_type_logo: the gateway's own icon of the pay type ('' before the payer picked one). */
+export function infoFields(o: { order: Order; status: number; merchant: Merchant | null; settings: Settings; returnUri: string | null; baseUrl: string }) {
   const { order, merchant, settings } = o;
   const fields = {
     subject: order.name,
@@ -60,7 +61,7 @@ export function infoFields(o: { order: Order; status: number; merchant: Merchant
     pay_type: order.payType,
     pay_type_text: order.payType ? payTypeText(order.payType) : "",
     create_time: formatDateTime(order.createdAt),
-    pay_type_logo: "",
+    pay_type_logo: order.payType ? payTypeLogoUrl(o.baseUrl, order.payType) : "",
     content: cashierSetting(merchant, settings, "pay_content"),
     service_qq: cashierSetting(merchant, settings, "service_qq"),
     pay_tip: cashierSetting(merchant, settings, "pay_tip"),
@@ -130,4 +131,4 @@ export function qrcodeFields(order: Order, account: ChannelAccount, imageUrl: (t
   };
 }
 
-export { QR_MAX_TEXT, QR_PATH, qrImageUrl } from "../links.ts";
+export { payTypeLogoUrl, QR_MAX_TEXT, QR_PATH, qrImageUrl } from "../links.ts";

@@ -11,7 +11,7 @@ export async function orderInfo(gw: Gateway, request: Request): Promise<Response
   if (!found.ok) return json(found.error, found.error.code);
   const { order, merchant } = found;
   const status = effectiveStatus(order, gw.clock.now());
-  return json(infoFields({ order, status, merchant, settings: await gw.settings(), returnUri: await returnUri(gw, order) }));
+  return json(infoFields({ order, status, merchant, settings: await gw.settings(), returnUri: await returnUri(gw, order), baseUrl: gw.baseUrlFor(request) }));
 }
 
 export async function orderStatus(gw: Gateway, request: Request): Promise<Response> {

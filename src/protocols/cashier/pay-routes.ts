@@ -7,7 +7,7 @@ import { checkPayType } from "../../core/order-input.ts";
 import { effectiveStatus } from "../../core/order-state.ts";
 import { type Order, OrderStatus } from "../../core/types.ts";
 import { json } from "../http.ts";
-import { type ApiError, apiError, Code, envelope, payTypeText, qrcodeFields, qrImageUrl } from "./codec.ts";
+import { type ApiError, apiError, Code, envelope, payTypeLogoUrl, payTypeText, qrcodeFields, qrImageUrl } from "./codec.ts";
 import { findOrder } from "./lookup.ts";
 
 const ENDED: Record<number, string> = { 2: "订单已支付", 3: "订单已关闭", 4: "订单已超时", 5: "订单创建失败" };
@@ -30,8 +30,9 @@ export async function orderQrcode(gw: Gateway, request: Request): Promise<Respon
 }
 
 /**
- * The pay types the merchant's enabled accounts (own or shared) can take for this amount. Daily
- * limits and free amount slots are left to the pick itself, which answers with the reason.
+ * The pay types the merchant's enabled accounts (own or shared) can take for this amount, each with
+ * its name and the gateway's own icon. Daily limits and free amount slots are left to the pick
+ * itself, which answers with the reason.
  */
 export async function orderPayTypes(gw: Gateway, request: Request): Promise<Response> {
   const found = await findOrder(gw, request, { orderIdOnly: true });
@@ -41,11 +42,12 @@ export async function orderPayTypes(gw: Gateway, request: Request): Promise<Resp
   if (ended) return json(ended, ended.code);
   const seen = new Set<string>();
   const list: { pay_type: string; pay_type_text: string; pay_type_logo: string }[] = [];
+  const base = gw.baseUrlFor(request);
   for (const a of await gw.store.listChannels({ usableBy: order.pid })) {
     if (!a.enabled || seen.has(a.payType)) continue;
     if ((a.minAmount > 0 && order.amount < a.minAmount) || (a.maxAmount > 0 && order.amount > a.maxAmount)) continue;
     seen.add(a.payType);
-    list.push({ pay_type: a.payType, pay_type_text: payTypeText(a.payType), pay_type_logo: "" });
+    list.push({ pay_type: a.payType, pay_type_text: payTypeText(a.payType), pay_type_logo: payTypeLogoUrl(base, a.payType) });
   }
   return json(envelope(list));
 }

@@ -5,12 +5,13 @@ import { formatDateTime } from "../../core/ids.ts";
 import { formatYuan } from "../../core/money.ts";
 import { effectiveStatus } from "../../core/order-state.ts";
 import { type Order, OrderStatus } from "../../core/types.ts";
-import { md5Sign, md5Verify, type Signable } from "../signing.ts";
+import { md5Sign, md5Verify, nonEmpty, type Signable } from "../signing.ts";
 
 export const V1_EXCLUDED = ["sign", "sign_type"] as const;
 
 export const signV1 = (params: Signable, secret: string) => md5Sign(params, secret, V1_EXCLUDED);
-export const verifyV1 = (params: Signable, secret: string) => md5Verify(params, secret, "sign", V1_EXCLUDED);
+/** Requests: the spec's rule, or empty values kept as `k=` (SSPanel's mapi.php; see md5Verify). */
+export const verifyV1 = (params: Signable, secret: string) => md5Verify(params, secret, "sign", V1_EXCLUDED, { alsoKeptEmpty: true });
 
 /** mapi.php and api.php failures: `code` other than 1 with `msg`. */
 export const v1Fail = (msg: string) => ({ code: -1, msg });
@@ -48,9 +49,14 @@ export function apiOrderFields(order: Order, now: number, style: StatusStyle) {
   };
 }
 
-/** The unsigned V1 notification and return fields; `money` is the amount the merchant asked for. */
+/**
+ * The unsigned V1 notification and return fields; `money` is the amount the merchant asked for.
+ * An empty field (`param` when the create gave none) is left out, as 彩虹易支付 sends it: panel
+ * plugins verify with md5(urldecode(http_build_query($_GET)) . key) over every field received,
+ * where `param=` would become part of the signed text.
+ */
 export function v1PaidFields(order: Order): Record<string, string> {
-  return {
+  return nonEmpty({
     pid: String(order.pid),
     trade_no: order.tradeNo,
     out_trade_no: order.outTradeNo,
@@ -59,10 +65,14 @@ export function v1PaidFields(order: Order): Record<string, string> {
     money: formatYuan(order.amount),
     trade_status: "TRADE_SUCCESS",
     param: order.param,
-  };
+  });
 }
 
-const signed = (fields: Record<string, string>, secret: string) => ({ ...fields, sign: signV1(fields, secret), sign_type: "MD5" });
+/** Outbox rows written before empty fields were left out still hold `param: ""`: dropped here too. */
+function signed(fields: Record<string, string>, secret: string) {
+  const sent = nonEmpty(fields);
+  return { ...sent, sign: signV1(sent, secret), sign_type: "MD5" };
+}
 
 /** Plain text `success`; whitespace and a UTF-8 BOM (common in PHP output) are tolerated. */
 export function isPlainSuccess(body: string): boolean {

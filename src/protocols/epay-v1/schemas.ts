@@ -16,12 +16,12 @@ export const epayOrderFields = {
 const sign = Req("MD5 signature, 32 lowercase hex", { pattern: "^[0-9a-fA-F]{32}$" });
 
 export const SubmitParams = paramSchema(
-  { ...epayOrderFields, type: Req("alipay / wxpay / qqpay ...", { maxLength: 20 }), sitename: Opt("site name"), sign, sign_type: Opt("MD5") },
+  { ...epayOrderFields, type: Opt("alipay / wxpay / qqpay ...; omitted: the payer picks on the cashier page", { maxLength: 20 }), sitename: Opt("site name"), sign, sign_type: Opt("MD5") },
   "epay V1 submit.php: fields from the query when it has pid, else from the body",
 );
 
 export const MapiParams = paramSchema(
-  { ...epayOrderFields, type: Req("alipay / wxpay / qqpay ...", { maxLength: 20 }), sign, sign_type: Opt("MD5") },
+  { ...epayOrderFields, type: Req("alipay / wxpay / qqpay ...; required here (a server names the pay type; submit.php without it lets the payer pick)", { maxLength: 20 }), sign, sign_type: Opt("MD5") },
   "epay V1 mapi.php",
 );
 

@@ -1,5 +1,7 @@
 // GET or POST /xpay/epay/submit.php: the browser arrives from the merchant's page; 302 to the
-// cashier, or an HTML page that says what is wrong.
+// cashier, or an HTML page that says what is wrong. Without `type` (v2board, Xboard with its TYPE
+// left empty) the order is created with no pay type and the cashier lets the payer pick, as
+// V2 submit does; a replayed link finds the same order (same out_trade_no and amount).
 import type { Gateway } from "../../core/gateway.ts";
 import { errorPage, redirect } from "../http.ts";
 import { fromForm, type ParamsResult, queryString, readParams } from "../params.ts";
@@ -28,7 +30,7 @@ export async function submitPhp(gw: Gateway, request: Request, server: Server): 
   const auth = await authenticateV1(gw, request, SubmitParams, submitParams);
   if (!auth.ok) return errorPage(auth.msg, auth.throttled ? 429 : 400);
   const p = auth.params;
-  const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v1", payType: p.type!, request, server });
+  const r = await epayCreate(gw, auth.merchant, p, { family: "epay-v1", payType: p.type ?? "", request, server });
   if (!r.ok) return errorPage(r.msg);
   return redirect(gw.cashierUrl(r.outcome.order.tradeNo, request));
 }

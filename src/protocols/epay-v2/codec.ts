@@ -6,7 +6,7 @@ import { formatYuan } from "../../core/money.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
 import { isPlainSuccess } from "../epay-v1/codec.ts";
 import { payTarget } from "../pay-target.ts";
-import { rsaSign } from "../signing.ts";
+import { nonEmpty, rsaSign } from "../signing.ts";
 
 export type Scalar = string | number;
 export type Fields = Record<string, Scalar>;
@@ -92,9 +92,13 @@ export function chooseCreatePay(method: string, device: string, order: Order, ac
   }
 }
 
-/** The V2 notification and return fields, unsigned (timestamp and sign are added at send time). */
+/**
+ * The V2 notification and return fields, unsigned (timestamp and sign are added at send time).
+ * Empty ones (`api_trade_no`, `param`, `buyer` when unknown) are left out, as 彩虹易支付 sends
+ * them; the RSA rule skips empty values, so the signature is the same either way.
+ */
 export function v2PaidFields(order: Order): Record<string, string> {
-  return {
+  return nonEmpty({
     pid: String(order.pid),
     trade_no: order.tradeNo,
     out_trade_no: order.outTradeNo,
@@ -107,7 +111,7 @@ export function v2PaidFields(order: Order): Record<string, string> {
     buyer: order.buyer,
     addtime: formatDateTime(order.createdAt),
     endtime: order.paidAt === null ? "" : formatDateTime(order.paidAt),
-  };
+  });
 }
 
 /** The query response fields (before signing); `status` is already in the operator's style. */
@@ -138,7 +142,8 @@ export const epayV2Notifier: FamilyNotifier = {
   notificationParams: v2PaidFields,
   method: () => "GET",
   // A fresh timestamp at every attempt: the SDK refuses notifications older than 300 s.
-  sign: (params, ctx) => asStrings(signV2(params, ctx.platformPrivateKey, ctx.now)),
+  // nonEmpty: outbox rows written before empty fields were left out still hold them.
+  sign: (params, ctx) => asStrings(signV2(nonEmpty(params), ctx.platformPrivateKey, ctx.now)),
   isAcknowledged: isPlainSuccess,
   timeoutMs: 30_000,
   returnParams: (order, ctx) => asStrings(signV2(v2PaidFields(order), ctx.platformPrivateKey, ctx.now)),

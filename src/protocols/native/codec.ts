@@ -3,7 +3,7 @@
 import { formatYuan } from "../../core/money.ts";
 import type { FamilyNotifier } from "../../core/families.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
-import { md5Sign, md5Verify, type Signable } from "../signing.ts";
+import { md5Sign, md5Verify, nonEmpty, type Signable } from "../signing.ts";
 
 export const NATIVE_EXCLUDED = ["sign"] as const;
 
@@ -36,9 +36,14 @@ export function createData(order: Order, account: ChannelAccount | null, cashier
   return data;
 }
 
-/** The fields of the native notification and return redirect (amounts in cents). */
+/**
+ * The fields of the native notification and return redirect (amounts in cents). An empty `param`
+ * is left out like in the epay families: the spec lists it, but its verifier skips empty values,
+ * so the signature is the same whether `param=` is there or not, and a receiver that signs every
+ * field it got verifies only without it.
+ */
 export function paidFields(order: Order): Record<string, string> {
-  return {
+  return nonEmpty({
     pid: String(order.pid),
     trade_no: order.tradeNo,
     out_trade_no: order.outTradeNo,
@@ -48,14 +53,18 @@ export function paidFields(order: Order): Record<string, string> {
     trade_amount: String(order.tradeAmount ?? order.amount),
     param: order.param,
     status: String(order.status),
-  };
+  });
 }
 
 export const nativeNotifier: FamilyNotifier = {
   family: "native",
   notificationParams: paidFields,
   method: (m) => m.notifyMethod,
-  sign: (params, ctx) => ({ ...params, sign: signNative(params, ctx.merchant.secret) }),
+  // nonEmpty: outbox rows written before empty fields were left out still hold `param: ""`.
+  sign: (params, ctx) => {
+    const sent = nonEmpty(params);
+    return { ...sent, sign: signNative(sent, ctx.merchant.secret) };
+  },
   isAcknowledged: (body) => body.includes("success"),
   timeoutMs: 60_000,
   returnParams: (order, ctx) => {

@@ -9,3 +9,8 @@ declare module "*/cashier.js" {
   const text: string;
   export default text;
 }
+
+declare module "*.svg" {
+  const text: string;
+  export default text;
+}
