@@ -54,7 +54,9 @@ export async function printSetup(gw: Gateway, c: KeyedClient, flag: string | und
     console.log(`  Secret          ${pc.bold(c.key)}  ${pc.dim("(keep it private)")}`);
     console.log(`  消息模板          leave empty (the app's default), or this JSON template:`);
     console.log(`                  ${SMS_JSON_TEMPLATE}`);
-    console.log(`  then 测试 (Test): xpay answers 200 and stores it as not a payment; add a 转发规则 for the payment apps' notifications.`);
+    console.log(`  测试 (Test): the app shows 请求成功; xpay stores it as not a payment.`);
+    console.log(`Then 通用设置: 转发应用通知 on (allow notification access); 转发规则 → 应用 → +: 发送通道 this Webhook,`);
+    console.log(`  匹配字段 APP包名, 匹配模式 是, 匹配的值 com.eg.android.AlipayGphone (Alipay) / com.tencent.mm (WeChat); 保存.`);
   } else {
     if (json) return printJson({ ...common, secret: c.key, urls: { message: urls.message, amount: urls.amount, heart: urls.heart } });
     console.log(`${pc.green(headline)}  name ${pc.bold(c.name)}  ${owner(c)}  ${watches(c)}`);

@@ -81,8 +81,9 @@ export const FAMILIES: Family[] = [
     id: "report",
     title: "Report API (/api/report/)",
     intro:
-      "Monitoring clients. GET query or POST JSON/form body. `sign` = md5(ASCII-sorted non-empty `k=v` joined with `&`, without `sign`, + secret): the merchant AppSecret under `/api/report/{pid}`, the operator's `third_account_secret` under `/api/report/third-account`. " +
-      "`timestamp` is 10-digit seconds or 13-digit milliseconds within 300 s. Answers `{code, message, data}` with the HTTP status equal to `code`: 200, 400, 401, 403, 404, 500.",
+      "Monitoring clients. GET query or POST JSON/form body. `sign` = md5(ASCII-sorted non-empty `k=v` joined with `&`, without `sign`, + secret): under `/api/report/{pid}` the secret of a report client of that pid (`xpay client add-report`; pid 0: the operator's own phone, which may pay any merchant's orders on the accounts it watches) or, while `report_merchant_secret` is 1, the merchant's AppSecret, which pays only on that merchant's own accounts no client is bound to; the operator's `third_account_secret` under `/api/report/third-account`. " +
+      "A report pays, and a heartbeat marks online, only the accounts its client watches. `timestamp` is 10-digit seconds or 13-digit milliseconds within 300 s. Answers `{code, message, data}` with the HTTP status equal to `code`: 200, 400, 401, 403, 404, 500. " +
+      "SmsForwarder posts to its own URL `/api/report/smsforwarder/{id}` (`xpay client add-smsforwarder`), signed the app's way; each timestamp is accepted once.",
   },
   {
     id: "vmq",
@@ -157,6 +158,8 @@ export const ROUTES: RouteDoc[] = [
     response: "200 `{data: {report_id, outcome, trade_no, reason}}`." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/{pid}/heart", summary: "Client heartbeat", params: report.HeartParams,
     response: "200 `{data: {accounts}}`: how many accounts this client now keeps online." },
+  { family: "report", methods: ["POST"], path: "/api/report/smsforwarder/{id}", summary: "SmsForwarder webhook (unchanged app)", params: report.SmsForwarderParams,
+    response: "200 `{data: {report_id, outcome (matched, unmatched, duplicate), trade_no, reason}}` whenever it was read (the test button, a chat: unmatched; the same timestamp again: duplicate, `report_id` 0); 401 wrong secret or unknown id; 400 a timestamp outside `smsforwarder_window` or content that is not the default template." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/third-account", summary: "Third-party account order report", params: report.ThirdAccountParams,
     response: "200 `{data: {report_id, outcome, trade_no, reason}}`; 403 while `third_account_secret` is unset." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/third-account/heart", summary: "Third-party account heartbeat", params: report.ThirdHeartParams,

@@ -1,6 +1,6 @@
 // The operator guide's examples use what its own setup created: the account code of its
-// `channel add`, the AppSecret its `merchant add` printed (read back, not a sample value), and one
-// database path for the operator's shell and the systemd unit.
+// `channel add`, the secret its `merchant add` or `client add-report` printed (read back, not a
+// sample value), and one database path for the operator's shell and the systemd unit.
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -20,7 +20,7 @@ test("report examples name the account the guide's setup created", () => {
   expect(used.filter((c) => !codes.includes(c))).toEqual([]);
 });
 
-test("every request sent for real is signed with the AppSecret read from the database, not a sample", () => {
+test("every request sent for real is signed with a secret read from the database (a client's or the AppSecret), not a sample", () => {
   let secret = "";
   const problems: string[] = [];
   for (const block of shellBlocks) {
@@ -29,7 +29,8 @@ test("every request sent for real is signed with the AppSecret read from the dat
       if (set) secret = set[1]!;
       // A request to the server in a block that signs with $SECRET.
       const signed = /\bcurl\b/.test(line) && block.includes("$SECRET");
-      if (signed && !/^\$\(xpay merchant show \d+ --show-secret/.test(secret)) problems.push(`${line.trim()} (SECRET=${secret})`);
+      const fromDb = /^\$\(xpay (merchant show \d+ --show-secret|client (show|add-report) [^)]*--json)/.test(secret);
+      if (signed && !fromDb) problems.push(`${line.trim()} (SECRET=${secret})`);
     }
   }
   expect(problems).toEqual([]);

@@ -8,13 +8,11 @@ import { reply } from "./auth.ts";
 import { fail, ReportCode } from "./codec.ts";
 import { clientHeart, thirdAccountHeart } from "./heart.ts";
 import { messageReport } from "./message.ts";
-import { AmountParams, HeartParams, MessageParams, ThirdAccountParams, ThirdHeartParams } from "./schemas.ts";
+import { AmountParams, HeartParams, MessageParams, SmsForwarderParams, ThirdAccountParams, ThirdHeartParams } from "./schemas.ts";
 import { smsforwarderReport } from "./smsforwarder.ts";
 import { thirdAccountReport } from "./third-account.ts";
 
 const raw = { parse: "none" as const };
-const SMS_DOC =
-  "SmsForwarder's Webhook sender, unchanged: POST form from, content (its default template), timestamp (ms), sign = URL-encoded Base64(HMAC-SHA256(secret, timestamp + \"\\n\" + secret)); or the JSON template of the client setup page. The secret is the keyed client's (xpay client add-smsforwarder).";
 const doc = (summary: string, description: string) => ({ ...raw, detail: { summary, description, tags: ["report"] } });
 
 export function reportPlugin(gw: Gateway) {
@@ -28,7 +26,7 @@ export function reportPlugin(gw: Gateway) {
     .post("/third-account", ({ request }) => thirdAccountReport(gw, request), doc("Third-party account order report", ThirdAccountParams.schema.description ?? ""))
     .get("/third-account/heart", ({ request }) => thirdAccountHeart(gw, request), doc("Third-party account heartbeat", ThirdHeartParams.schema.description ?? ""))
     .post("/third-account/heart", ({ request }) => thirdAccountHeart(gw, request), doc("Third-party account heartbeat", ThirdHeartParams.schema.description ?? ""))
-    .post("/smsforwarder/:id", ({ request, params }) => smsforwarderReport(gw, request, params.id), doc("SmsForwarder webhook", SMS_DOC))
+    .post("/smsforwarder/:id", ({ request, params }) => smsforwarderReport(gw, request, params.id), doc("SmsForwarder webhook", SmsForwarderParams.schema.description ?? ""))
     .post("/:pid", ({ request, params }) => messageReport(gw, request, params.pid), doc("Notification message report", MessageParams.schema.description ?? ""))
     .get("/:pid/pc", ({ request, params }) => amountReport(gw, request, params.pid), doc("Payment amount report", AmountParams.schema.description ?? ""))
     .post("/:pid/pc", ({ request, params }) => amountReport(gw, request, params.pid), doc("Payment amount report", AmountParams.schema.description ?? ""))

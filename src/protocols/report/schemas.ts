@@ -57,3 +57,17 @@ export const ThirdHeartParams = paramSchema(
   { account: Req("reporting account", { maxLength: 128 }), type: Req("account type, an integer", { pattern: INT }), timestamp, sign },
   "Third-party account heartbeat",
 );
+
+export const SmsForwarderParams = paramSchema(
+  {
+    from: Opt("the notification's app package (an SMS: the sender's number)", { maxLength: 128 }),
+    content: Opt("default form: the app's default template, {{FROM}}\\n{{SMS}}\\n{{CARD_SLOT}}\\nUID：{{UID}}\\n{{RECEIVE_TIME}}\\n{{DEVICE_NAME}}", { maxLength: 8192 }),
+    title: Opt("JSON template: [title]", { maxLength: 512 }),
+    text: Opt("JSON template: [org_content], the notification's text", { maxLength: 8192 }),
+    receive_time: Opt("JSON template: [receive_time]", { maxLength: 64 }),
+    device: Opt("JSON template: [device_mark]", { maxLength: 128 }),
+    timestamp: Req("the phone's clock in milliseconds (13 digits), within smsforwarder_window", { pattern: "^\\d{13}$" }),
+    sign: Req("URL-encoded Base64(HMAC-SHA256(key = secret, timestamp + \"\\n\" + secret)), as the app sends it", { maxLength: 256 }),
+  },
+  "SmsForwarder webhook: its default form, or the JSON template of the client setup page",
+);

@@ -9,10 +9,12 @@ import type { Gateway } from "../../core/gateway.ts";
 import type { KeyedClient } from "../../core/store.ts";
 import { authGate, THROTTLED } from "../auth-gate.ts";
 import { type Params, readParams } from "../params.ts";
+import { firstProblem } from "../schema.ts";
 import { md5Hex } from "../signing.ts";
 import { reject, reply } from "./auth.ts";
 import { fail, rawOf, ReportCode, settledEnvelope } from "./codec.ts";
 import { settleMessage } from "./message.ts";
+import { SmsForwarderParams } from "./schemas.ts";
 import { forwardedOf, readSmsRequest, type SmsMessage, verifySmsSign } from "./sms-codec.ts";
 
 const BAD_SIGN = "signature mismatch: the app's Secret must be this client's secret (xpay client show NAME)";
@@ -43,6 +45,8 @@ export async function smsforwarderReport(gw: Gateway, request: Request, idText: 
   // An unknown id reads exactly like a wrong secret: the URL alone tells a stranger nothing.
   const c = await client(gw, idText);
   if (!c) return refuse(p, null, ReportCode.BadSign, BAD_SIGN);
+  const problem = firstProblem(SmsForwarderParams, p);
+  if (problem) return refuse(p, c.pid, ReportCode.BadRequest, problem);
   const req = readSmsRequest(p);
   if (!req.ok) return refuse(p, c.pid, ReportCode.BadRequest, req.reason);
   const window = (await gw.settings()).int("smsforwarder_window");
