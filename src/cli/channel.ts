@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import pc from "picocolors";
+import { watcherName, watchersNow } from "../core/clients/overview.ts";
 import { removeAccount, type SaveAccountResult, saveAccount, setAccountEnabled } from "../core/account-actions.ts";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { CENTS_HINT, removeRefusal } from "../core/channel-input.ts";
@@ -119,9 +120,15 @@ export function register(program: Command, cli: Cli): void {
     .option("--pid <pid>", "only this owner's accounts")
     .option("--json", "print JSON")
     .action(async (o: { pid?: string; json?: boolean }) => {
-      const all = (await cli.open().store.listChannels({ pid: intArg("--pid", o.pid) })).map(view);
+      const gw = cli.open();
+      const watchers = await watchersNow(gw);
+      // Who can report a payment on each account: an account nobody watches is never paid by a report.
+      const all = (await gw.store.listChannels({ pid: intArg("--pid", o.pid) })).map((a) => ({ ...view(a), watched_by: (watchers.get(a.id) ?? []).map(watcherName) }));
       if (o.json) return printJson(all);
-      printTable(all, ["id", "pid", "pay_type", "code", "name", "enabled", "min_amount", "max_amount", "day_amount"]);
+      printTable(
+        all.map((a) => ({ ...a, watched_by: a.watched_by.length ? a.watched_by.join(",") : pc.yellow("unwatched") })),
+        ["id", "pid", "pay_type", "code", "name", "enabled", "min_amount", "max_amount", "day_amount", "watched_by"],
+      );
     });
 
   const toggles = [

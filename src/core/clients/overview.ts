@@ -53,6 +53,15 @@ export function accountWatchers(ctx: WatchContext, merchantReports: boolean): Ma
   return new Map(ctx.all.map((a) => [a.id, watchersOf(a, watchers, ctx.all)]));
 }
 
+/** A watcher as `channel list` names it: the client's name, or the merchant's AppSecret. */
+export const watcherName = (w: Watcher): string => ("name" in w && typeof w.name === "string" ? w.name : `AppSecret of ${w.pid}`);
+
+/** Every account's watchers, read now (channel list, the console's accounts page). */
+export async function watchersNow(gw: Gateway): Promise<Map<number, Watcher[]>> {
+  const [all, keyed, settings] = await Promise.all([gw.store.listChannels(), gw.store.listKeyedClients(), gw.settings()]);
+  return accountWatchers({ all, keyed }, settings.str("report_merchant_secret") === "1");
+}
+
 export async function clientRow(c: MonitorClient, o: { now: number; timeout: number; names: Map<number, string> } & WatchContext): Promise<ClientRow> {
   const { online, silentFor: age } = presence(c.lastSeenAt, o.now, o.timeout);
   return { client: c, online, age, merchantName: o.names.get(c.pid) ?? null, keyed: keyedOf(c, o.keyed), ...accountsOf(c, o) };
