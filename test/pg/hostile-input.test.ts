@@ -57,6 +57,28 @@ withPostgres(() => {
     expect(await gw.store.listClients()).toEqual([]); // nothing was stored for the refused heartbeat
   });
 
+  test("the SmsForwarder route: a NUL, garbage content, an oversized or stale timestamp, an unknown id: 4xx in the report shape", async () => {
+    const added = await gw.store.addKeyedClient({ kind: "smsforwarder", pid: 1001, name: "phone", key: "phone-key-0123456789", accountIds: [], now: gw.clock.now() });
+    if (added.kind !== "added") throw new Error(added.reason);
+    const id = added.client.id;
+    const form = (path: string, body: string) => new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+    const ms = String(Date.now());
+    const cases: [string, Request, number][] = [
+      ["a NUL in content", form(`/api/report/smsforwarder/${id}`, `from=x&content=a%00b&timestamp=${ms}&sign=x`), 400],
+      ["content not the template", form(`/api/report/smsforwarder/${id}`, `from=x&content=${encodeURIComponent("x\ny")}&timestamp=${ms}&sign=x`), 400],
+      ["an oversized timestamp", form(`/api/report/smsforwarder/${id}`, `from=x&content=y&timestamp=${big}&sign=x`), 400],
+      ["a stale timestamp", form(`/api/report/smsforwarder/${id}`, `from=x&content=${encodeURIComponent("p\nt\nti\nUID：1\n2026-01-01 00:00:00")}&timestamp=1000000000000&sign=x`), 400],
+      ["an unknown id", form("/api/report/smsforwarder/99999999999", `from=x&content=y&timestamp=${ms}&sign=x`), 401],
+      ["an id with a NUL", form("/api/report/smsforwarder/1%00", `from=x&content=y&timestamp=${ms}&sign=x`), 401],
+      ["a JSON array", new Request(`http://localhost/api/report/smsforwarder/${id}`, { method: "POST", headers: { "content-type": "application/json" }, body: "[1,2]" }), 400],
+    ];
+    for (const [name, request, status] of cases) {
+      const res = await app.handle(request);
+      const body = (await res.json()) as { code: number; message: string; data: unknown };
+      expect({ name, status: res.status, code: body.code, data: body.data }).toEqual({ name, status, code: status, data: null });
+    }
+  });
+
   test("the console refuses a NUL in a form or a query with a 400, before any lookup, logged in or not", async () => {
     const login = await app.handle(new Request("http://localhost/admin/login", {
       method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" }, body: "user=ad%00min&password=x",

@@ -39,6 +39,8 @@ const ROUTES: Route[] = [
   { method: "POST", path: "/api/report/abc/pc", shape: "report" },
   { method: "POST", path: "/api/report/1001/heart", shape: "report" },
   { method: "POST", path: "/api/report/third-account", shape: "report" },
+  { method: "POST", path: "/api/report/smsforwarder/1", shape: "report" },
+  { method: "POST", path: "/api/report/smsforwarder/abc", shape: "report" },
   { method: "POST", path: "/api/report/third-account/heart", shape: "report" },
   { method: "GET", path: "/qrcode", shape: "template" },
   // V免签 (vmq) answers {code: -1, msg} with HTTP 200, the shape V1 uses.
@@ -115,6 +117,8 @@ beforeAll(async () => {
   h = harness();
   await seed(h);
   await h.gw.store.setSetting("public_rate_limit", "0");
+  // SmsForwarder client 1: its route reads every payload past the id.
+  await h.gw.store.addKeyedClient({ kind: "smsforwarder", pid: 1001, name: "phone", key: "phone-key-0123456789", accountIds: [], now: h.clock.now() });
 });
 afterAll(() => h.close());
 
