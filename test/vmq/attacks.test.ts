@@ -98,6 +98,8 @@ test("a push re-sent days later, after the amount went to a new order, reads dup
 });
 
 test("a phone of another merchant cannot pay this merchant's orders, even on a shared account", async () => {
+  await h.gw.store.updateChannel(1, { enabled: false }); // the merchant's own Alipay: the order goes to the shared one
+  await h.gw.store.addChannel({ pid: 0, payType: "alipay", code: "ali_shared", name: "Shared", qrcode: "https://qr.alipay.com/s", now: h.clock.now() });
   const mine = await order("MINE", "2", "10");
   await h.gw.store.addMerchant({ pid: 1002, name: "Other", secret: "o".repeat(32), now: h.clock.now() });
   await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1002, name: "other-phone", key: "OTHERKEY0123456789", accountIds: [], now: h.clock.now() });
