@@ -4,7 +4,7 @@ import { allocationRule, type AllocationPolicy, type AllocationRule } from "./al
 import type { Gateway } from "./gateway.ts";
 import { newTradeNo, startOfDay } from "./ids.ts";
 import { effectiveStatus } from "./order-state.ts";
-import { checkName, checkOutTradeNo, checkParam, checkPayType, checkUrl } from "./order-input.ts";
+import { checkName, checkOutTradeNo, checkParam, checkPayType, checkSignedTexts, checkUrl } from "./order-input.ts";
 import { blockPrivateOn, literalTargetProblem } from "./notify/target.ts";
 import type { Settings } from "./settings.ts";
 import type { ExistingDecision } from "./store.ts";
@@ -35,7 +35,8 @@ function validate(o: NewOrder): string | null {
     checkName(o.name) ??
     checkUrl("notify_url", o.notifyUrl) ??
     checkUrl("return_url", o.returnUrl) ??
-    checkParam(o.param)
+    checkParam(o.param) ??
+    checkSignedTexts(o)
   );
 }
 
