@@ -17,6 +17,7 @@ export type CreateOutcome =
 export function allocationPolicy(s: Settings): AllocationPolicy {
   return {
     maxOffset: s.int("max_offset"),
+    maxOffsetPercent: s.int("max_offset_percent"),
     direction: s.str("offset_direction") === "up" ? "up" : "down",
     matchWindow: s.int("match_window"),
     requireOnline: s.str("require_online_client") === "1",

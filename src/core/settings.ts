@@ -22,7 +22,8 @@ const oneOf = (...values: string[]) => (v: string) => (values.includes(v) ? null
 
 export const SETTINGS: SettingDef[] = [
   { key: "order_ttl", default: "900", help: "Seconds an order stays payable after creation.", check: intIn(60, 86400) },
-  { key: "max_offset", default: "10", help: "How many cents the payable amount may differ from the order amount to stay unique on an account.", check: intIn(0, 1000) },
+  { key: "max_offset", default: "10", help: "How many cents the payable amount may differ from the order amount to stay unique on an account; max_offset_percent bounds it too (the tighter wins).", check: intIn(0, 1000) },
+  { key: "max_offset_percent", default: "10", help: "How far the payable amount may differ from the order amount, in percent of the amount (rounded down to the cent): V1, V2 and hash notifications tell the shop the price asked, so this is the discount (or, with offset_direction up, surcharge) a payer can get at most. With the default 10, a 0.30 order is paid with 0.27 to 0.30, a 1.00 order with 0.90 to 1.00; 100 leaves only max_offset.", check: intIn(0, 100) },
   { key: "offset_direction", default: "down", help: "Search free payable amounts below (down) or above (up) the order amount.", check: oneOf("down", "up") },
   { key: "match_window", default: "600", help: "Seconds after an unpaid order ends during which a late payment still matches it and its amount stays reserved.", check: intIn(0, 86400) },
   { key: "timestamp_window", default: "300", help: "Accepted clock skew in seconds for signed `timestamp` fields (V2, native cancel, report API).", check: intIn(1, 86400) },

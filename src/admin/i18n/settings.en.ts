@@ -38,6 +38,7 @@ export const settingsEn: Record<keyof typeof settingsZh, string> = {
 export const SETTING_LABEL_EN: Record<string, string> = {
   order_ttl: "Order lifetime (s)",
   max_offset: "Largest amount offset (cents)",
+  max_offset_percent: "Largest amount offset (% of the amount)",
   offset_direction: "Offset direction",
   match_window: "Late-payment match window (s)",
   timestamp_window: "Timestamp tolerance (s)",
