@@ -43,6 +43,7 @@ export const SETTING_LABEL_EN: Record<string, string> = {
   match_window: "Late-payment match window (s)",
   timestamp_window: "Timestamp tolerance (s)",
   vmq_time_window: "V免签 clock tolerance (s)",
+  lookup_miss_limit: "Order lookups that miss (per minute per IP)",
   require_online_client: "Only accounts with an online client",
   heartbeat_timeout: "Heartbeat timeout (s)",
   notify_block_private: "Refuse private notify targets",
