@@ -5,7 +5,7 @@ import type { Gateway } from "./gateway.ts";
 import { newTradeNo, startOfDay } from "./ids.ts";
 import { effectiveStatus } from "./order-state.ts";
 import { checkName, checkOutTradeNo, checkParam, checkPayType, checkSignedTexts, checkUrl } from "./order-input.ts";
-import { blockPrivateOn, literalTargetProblem } from "./notify/target.ts";
+import { blockPrivateOn, createTargetProblem } from "./notify/target.ts";
 import type { Settings } from "./settings.ts";
 import type { ExistingDecision } from "./store.ts";
 import { type ChannelAccount, type Merchant, type NewOrder, type Order, OrderStatus } from "./types.ts";
@@ -72,7 +72,7 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder): Promise<CreateOutcome> {
   const invalid = validate(o);
   if (invalid) return { ok: false, kind: "invalid", reason: invalid };
-  const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? literalTargetProblem(o.notifyUrl) : null;
+  const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? await createTargetProblem(o.notifyUrl, gw.lookup) : null;
   if (refused) return { ok: false, kind: "invalid", reason: refused };
   const s = await gw.settings();
   const now = gw.clock.now();
