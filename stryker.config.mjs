@@ -41,7 +41,7 @@ export const plan = [
   { mutate: ["src/protocols/signing.ts"], tests: ["test/core/signing.test.ts", "test/money/signing.test.ts", "test/epay-v2/codec.test.ts"] },
   { mutate: ["src/protocols/timestamp.ts"], tests: ["test/money/timestamp.test.ts"] },
   { mutate: ["src/core/money.ts"], tests: ["test/core/money.test.ts", "test/money/amounts.test.ts"] },
-  { mutate: ["src/core/allocation.ts"], tests: ["test/core/allocation.test.ts", "test/money/slots.test.ts", "test/core/round-robin.test.ts"] },
+  { mutate: ["src/core/allocation.ts"], tests: ["test/core/allocation.test.ts", "test/money/slots.test.ts", "test/core/round-robin.test.ts", "test/money/offset-bound.test.ts"] },
   {
     mutate: [fn("src/store/sqlite/channels.ts", "candidateAccounts"), fn("src/store/sqlite/channels.ts", "takenTradeAmounts")],
     tests: ["test/money/slots.test.ts", "test/security/paid-slot.test.ts", "test/report/matching.test.ts"],

@@ -54,8 +54,8 @@ export async function seedOrders(path: string, o: OrderSeed): Promise<void> {
       // 37 is prime to 100: every 100 orders keep the mix, spread over the hours of the day.
       const roll = (i * 37) % 100;
       const status = roll < 45 ? 2 : roll < 93 ? 4 : roll < 97 ? 3 : roll < 98 ? 5 : 1;
-      // yyyyMMddHHmmss (China time) and 6 digits, as ids.ts makes them; i keeps them unique.
-      const tradeNo = `${formatDateTime(created).replace(/\D/g, "")}${String(i % 1_000_000).padStart(6, "0")}`;
+      // yyyyMMdd (China time) and 12 digits, as ids.ts makes them; i keeps them unique.
+      const tradeNo = `${formatDateTime(created).replace(/\D/g, "").slice(0, 8)}${String(i).padStart(12, "0")}`;
       const pid = 1001 + (i % o.merchants);
       const paid = status === 2 ? created + 30 + (i % 200) : null;
       insert.run(tradeNo, pid, `M${i}`, acc.payType, amount, status === 5 ? null : amount - (i % 3), status === 5 ? null : acc.id, status,

@@ -26,6 +26,12 @@ export function renderReference(): string {
     "Parameters not listed are accepted and signed as sent. Worked examples: [merchant guide](merchant-guide.md);",
     "choices the spec leaves open: [decisions](decisions.md). The same list is served as OpenAPI at `/openapi/json`.",
     "",
+    "Order fields that come back in a signed notification, return link or query (`out_trade_no`, `name`/`title`, `param`,",
+    "`clientip`, the hash `attach` and `plugins`, ...) must not hold an `&` followed by `key=` (any text, then `=`, before",
+    "the next `&`): whoever chose it could regroup a signed text into other fields. Every family refuses it at create, in",
+    "its own error shape; a plain `&` (`Tom & Jerry`, `商品+&x`) is fine. `trade_no` is 20 digits: `yyyyMMdd` (China time)",
+    "and 12 random digits.",
+    "",
   ];
   for (const fam of FAMILIES) {
     out.push(`## ${fam.title}`, "", fam.intro, "");

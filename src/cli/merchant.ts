@@ -4,7 +4,7 @@ import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { revealMerchantSecret } from "../core/clients/setup.ts";
 import { addMerchant, type MerchantProblem, setMerchantActive, updateMerchantOptions } from "../core/merchant-admin.ts";
 import { rotateSecret } from "../core/merchant-keys.ts";
-import { MERCHANT_SETTING_KEYS } from "../core/merchant-settings.ts";
+import { MERCHANT_SETTING_KEYS, VMQ_URL_KEYS } from "../core/merchant-settings.ts";
 import type { Merchant } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
@@ -87,10 +87,15 @@ export function register(program: Command, cli: Cli): void {
   merchant
     .command("set <pid>")
     .description("change a merchant's options")
-    .addHelpText("after", examples("xpay merchant set 1001 --notify-method GET", 'xpay merchant set 1001 --name "My new shop" --setting service_qq=12345', "xpay merchant set 1001 --setting service_qq=   # removes the override"))
+    .addHelpText("after", examples(
+      "xpay merchant set 1001 --notify-method GET",
+      'xpay merchant set 1001 --name "My new shop" --setting service_qq=12345',
+      "xpay merchant set 1001 --setting service_qq=   # removes the override",
+      "xpay merchant set 1001 --setting vmq_notify_url=https://shop.example.com/pay/vpay/notify_url --setting vmq_url_hosts=shop.example.com",
+    ))
     .option("--notify-method <method>", "native notifications by POST (default) or GET")
     .option("--name <name>", "rename")
-    .option("--setting <key=value...>", `per-merchant cashier setting override (${MERCHANT_SETTING_KEYS.join(", ")}); empty value removes it`)
+    .option("--setting <key=value...>", `per-merchant cashier setting override (${MERCHANT_SETTING_KEYS.join(", ")}), or where its V免签 notifications and return links may go (${VMQ_URL_KEYS.join(", ")}: a createOrder's notifyUrl/returnUrl is used only when it is the configured one or on a listed host); empty value removes it`)
     .action(async (pid: string, o: { notifyMethod?: string; name?: string; setting?: string[] }) => {
       if (o.notifyMethod === undefined && o.name === undefined && o.setting === undefined) {
         throw new CliError("nothing to set: give --name, --notify-method or --setting key=value");

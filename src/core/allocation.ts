@@ -22,6 +22,8 @@ export interface AllocationView {
 
 export interface AllocationPolicy {
   maxOffset: number;
+  /** The offset as a share of the amount, in percent (max_offset_percent); the tighter bound wins. */
+  maxOffsetPercent: number;
   direction: "down" | "up";
   matchWindow: number;
   requireOnline: boolean;
@@ -30,6 +32,16 @@ export interface AllocationPolicy {
 
 export type Allocation = { ok: true; account: CandidateAccount; tradeAmount: number } | { ok: false; reason: string };
 export type AllocationRule = (view: AllocationView) => Allocation;
+
+/**
+ * How far (in cents) this amount's payable amount may move: max_offset, and at most
+ * max_offset_percent of the amount (rounded down). V1, V2 and hash notifications carry the price
+ * asked, not the amount paid, so without the relative bound a raised max_offset let a 0.30 order
+ * be paid with 0.01 while the shop was told 0.30.
+ */
+export function offsetLimit(amount: number, p: Pick<AllocationPolicy, "maxOffset" | "maxOffsetPercent">): number {
+  return Math.min(p.maxOffset, Math.floor((amount * p.maxOffsetPercent) / 100));
+}
 
 /** The first free amount: amount, amount-1, ... (or upwards), at most maxOffset cents away, never <= 0. */
 export function chooseTradeAmount(amount: number, taken: Set<number>, maxOffset: number, direction: "down" | "up"): number | null {
@@ -60,7 +72,8 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
     const far = o.amount + (p.direction === "down" ? -offset : offset);
     return { min: Math.min(o.amount, far), max: Math.max(o.amount, far) };
   };
-  const near = Math.min(p.maxOffset, NEAR);
+  const maxOffset = offsetLimit(o.amount, p);
+  const near = Math.min(maxOffset, NEAR);
   return (view) => {
     const accounts = view
       .candidateAccounts(o.pid, o.payType, o.dayStart)
@@ -75,8 +88,8 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
       }
       const since = o.now - p.matchWindow;
       let tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(near)), near, p.direction);
-      if (tradeAmount === null && p.maxOffset > near) {
-        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(p.maxOffset)), p.maxOffset, p.direction);
+      if (tradeAmount === null && maxOffset > near) {
+        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(maxOffset)), maxOffset, p.direction);
       }
       if (tradeAmount !== null) return { ok: true, account: a, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";

@@ -4,8 +4,8 @@ import { allocationRule, type AllocationPolicy, type AllocationRule } from "./al
 import type { Gateway } from "./gateway.ts";
 import { newTradeNo, startOfDay } from "./ids.ts";
 import { effectiveStatus } from "./order-state.ts";
-import { checkName, checkOutTradeNo, checkParam, checkPayType, checkUrl } from "./order-input.ts";
-import { blockPrivateOn, literalTargetProblem } from "./notify/target.ts";
+import { checkName, checkOutTradeNo, checkParam, checkPayType, checkSignedTexts, checkUrl } from "./order-input.ts";
+import { blockPrivateOn, createTargetProblem } from "./notify/target.ts";
 import type { Settings } from "./settings.ts";
 import type { ExistingDecision } from "./store.ts";
 import { type ChannelAccount, type Merchant, type NewOrder, type Order, OrderStatus } from "./types.ts";
@@ -17,6 +17,7 @@ export type CreateOutcome =
 export function allocationPolicy(s: Settings): AllocationPolicy {
   return {
     maxOffset: s.int("max_offset"),
+    maxOffsetPercent: s.int("max_offset_percent"),
     direction: s.str("offset_direction") === "up" ? "up" : "down",
     matchWindow: s.int("match_window"),
     requireOnline: s.str("require_online_client") === "1",
@@ -35,7 +36,8 @@ function validate(o: NewOrder): string | null {
     checkName(o.name) ??
     checkUrl("notify_url", o.notifyUrl) ??
     checkUrl("return_url", o.returnUrl) ??
-    checkParam(o.param)
+    checkParam(o.param) ??
+    checkSignedTexts(o)
   );
 }
 
@@ -70,7 +72,7 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder): Promise<CreateOutcome> {
   const invalid = validate(o);
   if (invalid) return { ok: false, kind: "invalid", reason: invalid };
-  const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? literalTargetProblem(o.notifyUrl) : null;
+  const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? await createTargetProblem(o.notifyUrl, gw.lookup) : null;
   if (refused) return { ok: false, kind: "invalid", reason: refused };
   const s = await gw.settings();
   const now = gw.clock.now();

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { FamilyRegistry } from "./families.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type GatewayMetrics, noMetrics } from "./metrics.ts";
+import { type Lookup, systemLookup } from "./notify/target.ts";
 import { Settings } from "./settings.ts";
 import { TokenBuckets } from "./token-bucket.ts";
 import type { Store } from "./store.ts";
@@ -36,6 +37,11 @@ export class Gateway {
   log: Logger;
   /** Last beat (ms) of each background loop, read by /healthz. */
   readonly beats = new Map<string, number>();
+  /**
+   * Resolves notify_url names, at create (with notify_block_private on, and for V免签's URLs) and
+   * before each delivery. Tests put their own here: this machine may have no outside DNS.
+   */
+  lookup: Lookup = systemLookup;
   /** Counters of /metrics; a no-op until the server installs its registry (server/metrics). */
   metrics: GatewayMetrics = noMetrics;
   private cached: { at: number; settings: Settings } | null = null;

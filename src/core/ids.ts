@@ -1,12 +1,17 @@
 import { randomInt } from "node:crypto";
 
-/** 20 digits: yyyyMMddHHmmss (UTC+8, the operators' clock) + 6 random digits. */
+/**
+ * 20 digits: yyyyMMdd (China time, the operators' day) + 12 random digits. The number is the only
+ * key of the public cashier API (order_id guards qrcode and pay-type), so it must not be walkable:
+ * yyyyMMddHHmmss + 6 random digits left 10^6 (20 bits) per second, and whoever knew roughly when
+ * an order was made could try them all. 10^12 (40 bits) per day now, with nothing to learn from
+ * the time; the date stays in front, so a number still reads and sorts by day.
+ */
 export function newTradeNo(nowMs: number): string {
   const d = new Date(nowMs + 8 * 3600_000);
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  const stamp =
-    p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1) + p(d.getUTCDate()) + p(d.getUTCHours()) + p(d.getUTCMinutes()) + p(d.getUTCSeconds());
-  return stamp + p(randomInt(0, 1_000_000), 6);
+  const day = p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1) + p(d.getUTCDate());
+  return day + p(randomInt(0, 1_000_000_000_000), 12);
 }
 
 /** Formats unix seconds as "yyyy-MM-dd HH:mm:ss" in China time, as epay responses do. */

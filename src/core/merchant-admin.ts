@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { type Actor, audit } from "./admin/audit.ts";
 import type { Gateway } from "./gateway.ts";
 import { startOfDay } from "./ids.ts";
-import { MERCHANT_SETTING_KEYS, merchantSettingProblem } from "./merchant-settings.ts";
+import { MERCHANT_KEYS, merchantSettingProblem } from "./merchant-settings.ts";
 import type { Merchant } from "./types.ts";
 
 export const MERCHANT_NAME_MAX = 128;
@@ -56,7 +56,7 @@ export interface MerchantPatch {
   name?: string;
   /** POST or GET, any case. */
   notifyMethod?: string;
-  /** Per-merchant cashier settings: a value overrides the operator setting, "" removes the override. */
+  /** Per-merchant settings (cashier overrides, V免签 URLs): a value sets one, "" removes it. */
   settings?: Record<string, string>;
 }
 
@@ -72,7 +72,7 @@ export async function updateMerchantOptions(gw: Gateway, actor: Actor, pid: numb
   for (const [k, v] of Object.entries(patch.settings ?? {})) {
     const bad = merchantSettingProblem(k, v);
     if (!bad) continue;
-    const known = (MERCHANT_SETTING_KEYS as readonly string[]).includes(k);
+    const known = MERCHANT_KEYS.includes(k);
     problems.push({ field: `setting:${k}`, code: known ? "setting_value" : "setting_unknown", text: bad, detail: known ? bad.replace(`--setting ${k} `, "") : undefined });
   }
   const m = await gw.store.getMerchant(pid);

@@ -74,7 +74,8 @@ export const FAMILIES: Family[] = [
     id: "template",
     title: "Checkout template API (/api/order/)",
     intro:
-      "Called by the cashier page; public (no signature), keyed by the unguessable `order_id`. Form or JSON body; `?_time=` is ignored. Errors are `{code, message, data: null}` with the HTTP status equal to `code` (400, 404, 409, 422, 500); every answer has `Cache-Control: no-store`. " +
+      "Called by the cashier page; public (no signature), keyed by the unguessable `order_id`. Form or JSON body; `?_time=` is ignored. Errors are `{code, message, data: null}` with the HTTP status equal to `code` (400, 404, 409, 422, 429, 500); every answer has `Cache-Control: no-store`. " +
+      "Lookups that find no order are logged and limited per client address (`lookup_miss_limit`, 30 a minute): past it every lookup from that address is 429 with `Retry-After`. " +
       "`pay_type_logo` is an SVG icon the gateway serves itself: `{base_url}/assets/pay-types/{alipay|wxpay|qqpay|other}.svg`.",
   },
   {

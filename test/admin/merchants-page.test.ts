@@ -93,6 +93,8 @@ describe("one merchant", () => {
       [{ name: "Shop", notify_method: "PUT" }, "通知方式只能是 POST 或 GET。"],
       [{ name: "Shop", notify_method: "POST", s_pay_account_tip_cover: "2" }, "该值无效：须为以下之一：0, 1。"],
       [{ name: "Shop", notify_method: "POST", s_pay_payed_wait_time: "99" }, "该值无效：须为 0 到 60 之间的整数。"],
+      [{ name: "Shop", notify_method: "POST", s_vmq_notify_url: "javascript:alert(1)" }, "该值无效："],
+      [{ name: "Shop", notify_method: "POST", s_vmq_url_hosts: "shop.example.com/notify" }, "请填写用逗号分隔的主机名"],
     ];
     for (const [form, message] of cases) {
       const res = await h.post("/admin/merchants/1001", form);
@@ -114,6 +116,18 @@ describe("one merchant", () => {
       before: { name: "Shop", notify_method: "POST", settings: {} }, after: { name: "Shop 2", notify_method: "GET", settings: { pay_tip: "hello" } },
     });
     expect(await (await h.get("/admin/merchants/1001?done=saved")).text()).toContain("已保存。");
+  });
+
+  test("V免签 addresses (issue 27 item 5): shown, saved and audited like the other settings", async () => {
+    expect(await (await h.get("/admin/merchants/1001")).text()).toContain('id="merchant-vmq"');
+    const form = { name: "Shop 2", notify_method: "GET", s_pay_tip: "hello", s_vmq_notify_url: "https://shop.example.com/pay/vpay/notify_url", s_vmq_url_hosts: "shop.example.com, Shop.Example.com:8443" };
+    expect((await h.post("/admin/merchants/1001", form)).status).toBe(303);
+    expect((await h.gw.store.getMerchant(1001))!.settings).toEqual({ pay_tip: "hello", vmq_notify_url: "https://shop.example.com/pay/vpay/notify_url", vmq_url_hosts: "shop.example.com, Shop.Example.com:8443" });
+    expect(await lastAudit()).toMatchObject({ action: "merchant.edit", after: { settings: { vmq_url_hosts: "shop.example.com, Shop.Example.com:8443" } } });
+    const page = await (await h.get("/admin/merchants/1001")).text();
+    expect(page).toContain('value="https://shop.example.com/pay/vpay/notify_url"');
+    expect((await h.post("/admin/merchants/1001", { name: "Shop 2", notify_method: "GET", s_pay_tip: "hello" })).status).toBe(303);
+    expect((await h.gw.store.getMerchant(1001))!.settings).toEqual({ pay_tip: "hello" });
   });
 
   test("disable and enable, audited", async () => {

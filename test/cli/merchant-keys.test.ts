@@ -6,7 +6,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ManualClock } from "../../src/core/clock.ts";
 import type { Gateway } from "../../src/core/gateway.ts";
-import { MERCHANT_SETTING_KEYS } from "../../src/core/merchant-settings.ts";
+import { MERCHANT_KEYS, MERCHANT_SETTING_KEYS } from "../../src/core/merchant-settings.ts";
 import { buildApp } from "../../src/server/app.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import { BASE, type Harness, nativeCreate, SECRET, signed, tempDir } from "../helpers.ts";
@@ -88,7 +88,7 @@ describe("merchant rotate-secret", () => {
 });
 
 describe("merchant set", () => {
-  const known = MERCHANT_SETTING_KEYS.join(", ");
+  const known = MERCHANT_KEYS.join(", ");
   test("nothing to set, unknown keys and bad values are refused", () => {
     refused(["merchant", "set", "1001"], "nothing to set: give --name, --notify-method or --setting key=value");
     refused(["merchant", "set", "1001", "--setting", "colour=red"], `unknown --setting colour; a merchant can set: ${known}`);

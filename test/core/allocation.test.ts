@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { type AllocationPolicy, allocationRule, type AllocationView, type CandidateAccount } from "../../src/core/allocation.ts";
 
 const account = { id: 7, sort: 0, useSeq: 0, minAmount: 0, maxAmount: 0, dayAmount: 0, lastSeenAt: 0, paidToday: 0 } as CandidateAccount;
-const policy = (maxOffset: number, direction: "down" | "up" = "down"): AllocationPolicy => ({ maxOffset, direction, matchWindow: 600, requireOnline: false, heartbeatTimeout: 300 });
+const policy = (maxOffset: number, direction: "down" | "up" = "down"): AllocationPolicy => ({ maxOffset, maxOffsetPercent: 100, direction, matchWindow: 600, requireOnline: false, heartbeatTimeout: 300 });
 
 function view(taken: number[]) {
   const ranges: { min: number; max: number }[] = [];

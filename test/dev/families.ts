@@ -7,7 +7,7 @@
 // gateway's code (verify.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { startDev, startHooks, type DevProcess, type HookServer } from "./dev-process.ts";
+import { ROOT, startDev, startHooks, type DevProcess, type HookServer } from "./dev-process.ts";
 import { md5, md5Rule, paramsOf, rsaSignParams, rsaVerifyParams } from "./verify.ts";
 
 /** `args`: the command line after the program (["dev", "--port", "0"], or with --db first). */
@@ -132,6 +132,10 @@ export function devFamilies(args: () => Promise<string[]>, o: { sqliteFile: bool
     });
 
     test("V免签 createOrder with the printed key: GET notification, md5(payId+param+type+price+reallyPrice+key)", async () => {
+      // The link's notifyUrl is unsigned: the operator configures it for the merchant (CLI on the dev database).
+      const set = Bun.spawnSync([process.execPath, "src/cli/main.ts", "--db", dev.db, "merchant", "set", dev.pid, "--setting", `vmq_notify_url=${hooks.url("/vmq")}`], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
+      expect({ code: set.exitCode, err: set.stderr.toString() }).toEqual({ code: 0, err: "" });
+      await Bun.sleep(1100); // a running server sees another process's merchant change within a second
       const p = { payId: "VMQ-1", param: "SHOP-42", type: "1", price: "10" };
       const sign = md5(p.payId + p.param + p.type + p.price + dev.vmqKey);
       const res = await fetch(`${dev.base}/createOrder?${new URLSearchParams({ ...p, notifyUrl: hooks.url("/vmq"), sign })}`);

@@ -36,6 +36,7 @@ describe("payable amount slots", () => {
     for (let i = 0; i < 11; i++) tas.push((await create("1.00")).ta);
     expect(tas).toEqual([100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90]);
     expect(await create("1.00")).toMatchObject({ ok: false, reason: expect.stringContaining("no free payable amount") });
+    await setting("max_offset_percent", "100"); // the relative bound aside (offset-bound.test.ts): 0.01 is the floor
     expect((await create("0.02")).ta).toBe(2);
     expect((await create("0.02")).ta).toBe(1);
     expect(await create("0.02")).toMatchObject({ ok: false, reason: expect.stringContaining("no free payable amount") }); // 0.00 is never a payable amount
@@ -158,7 +159,7 @@ describe("candidate accounts", () => {
 
 describe("the allocation rule over a fake view", () => {
   const acc = (id: number, o: Partial<CandidateAccount> = {}) => ({ id, sort: 0, useSeq: 0, minAmount: 0, maxAmount: 0, dayAmount: 0, lastSeenAt: 0, paidToday: 0, ...o }) as CandidateAccount;
-  const policy: AllocationPolicy = { maxOffset: 10, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 };
+  const policy: AllocationPolicy = { maxOffset: 10, maxOffsetPercent: 100, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 };
   const o = { pid: 1001, payType: "alipay", amount: 1000, now: 1_800_000_000, dayStart: 0 };
 
   test("equal sort and use: the lowest id, whatever order the store lists them in", () => {

@@ -28,7 +28,7 @@ function expectValidNativeSignature(params: Record<string, string>) {
 describe("notification delivery", () => {
   test("fail twice then success: three attempts on the retry schedule, then delivered", async () => {
     rx = startReceiver(["fail", "fail", "success"]);
-    const o = await createOrder(h, { notify_url: rx.url, param: "a b&c=d 中文" });
+    const o = await createOrder(h, { notify_url: rx.url, param: "a=b &c+d 中文" });
     expect((await amountReport(h, 1000)).body.data.outcome).toBe("matched");
 
     expect(await deliverDue(h.gw)).toEqual({ attempted: 1, delivered: 0 });
@@ -46,7 +46,7 @@ describe("notification delivery", () => {
     expect(first.contentType).toContain("application/x-www-form-urlencoded");
     expect(first.params).toMatchObject({
       pid: "1001", trade_no: o.trade_no, out_trade_no: o.out_trade_no, pay_type: "alipay", name: "VIP",
-      amount: "1000", trade_amount: "1000", param: "a b&c=d 中文", status: "2",
+      amount: "1000", trade_amount: "1000", param: "a=b &c+d 中文", status: "2",
     });
     for (const r of rx.received) expectValidNativeSignature(r.params);
 

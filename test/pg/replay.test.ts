@@ -38,7 +38,7 @@ test("the rule's own errors pass through; a fetch that fails fails the unit", as
 test("the core's allocation rule decides over fetched answers exactly as over a synchronous view", async () => {
   const account = { id: 7, pid: 0, payType: "alipay", code: "c", name: "n", remark: "", qrcode: "q", scheme: "", minAmount: 0, maxAmount: 0, dayAmount: 0, sort: 0, enabled: true, useSeq: 0, lastSeenAt: 0, createdAt: 0, reportGroup: 0, paidToday: 0 };
   const taken = new Set([1000, 999]);
-  const rule = allocationRule({ pid: 1001, payType: "alipay", amount: 1000, now: 5000, dayStart: 0 }, { maxOffset: 10, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 });
+  const rule = allocationRule({ pid: 1001, payType: "alipay", amount: 1000, now: 5000, dayStart: 0 }, { maxOffset: 10, maxOffsetPercent: 100, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 });
   const direct = rule({ candidateAccounts: () => [{ ...account }], takenTradeAmounts: () => taken });
   const answers = new Answers();
   const replayed = await replay(() => rule({

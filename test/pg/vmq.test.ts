@@ -34,6 +34,8 @@ withPostgres(() => {
     const added = await gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: KEY, accountIds: [], now });
     if (added.kind !== "added") throw new Error(added.reason);
     rx = startReceiver(["success"]);
+    // The operator's word on where this merchant's V免签 orders go (the link's URLs are unsigned).
+    await gw.store.updateMerchant(1001, { settings: { vmq_notify_url: rx.url, vmq_url_hosts: "shop.test" } });
   }, 120_000);
   afterAll(async () => {
     rx?.stop();

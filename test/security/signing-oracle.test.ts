@@ -5,9 +5,11 @@
 // notification for another merchant or order.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPublicKey, createVerify } from "node:crypto";
+import { ruleFor } from "../../src/core/create-order.ts";
+import { newTradeNo } from "../../src/core/ids.ts";
 import { deliverDue } from "../../src/core/notify/deliver.ts";
 import { returnUri } from "../../src/core/pay-order.ts";
-import { type Harness, harness, nativeCreate, postJson, seed, SECRET, signed } from "../helpers.ts";
+import { type Harness, harness, postJson, seed, SECRET, signed } from "../helpers.ts";
 import { newMerchantKeys, platformPublicBase64, post, type SdkKeys, v2Params } from "../epay-v2/sdk.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
 import { canonical, forge } from "./forge.ts";
@@ -133,8 +135,11 @@ describe("an authenticated merchant cannot turn the platform key against another
   });
 
   test("V2 query of an order created elsewhere with such text: answered unsigned", async () => {
-    const made = await postJson(h, "/xpay/order/create", nativeCreate({ out_trade_no: "NATIVE-AMP", name: hostile, param: hostile }));
-    expect(made.body.code).toBe(200);
+    // Every family's create refuses such text now (re-cut.test.ts); an order stored before that
+    // rule holds it still, so the order is written as an older create wrote it.
+    const now = h.clock.now();
+    const order = { pid: 1001, outTradeNo: "NATIVE-AMP", family: "native" as const, payType: "alipay", name: hostile, amount: 100, notifyUrl: "", returnUrl: "", param: hostile, clientip: "", device: "pc", extra: {} };
+    await h.gw.store.createOrder({ order, newTradeNo: () => newTradeNo(h.clock.nowMs()), now, expireTime: now + 900, onExisting: () => ({ kind: "return" }), allocate: ruleFor(order, now, await h.gw.settings()) });
     const body = (await (await post(h, "query", v2Params(h, keys, { ...none, out_trade_no: "NATIVE-AMP" }))).json()) as Record<string, unknown>;
     expect(body.code).toBe(-1);
     expect(body.sign).toBeUndefined();

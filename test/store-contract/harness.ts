@@ -29,7 +29,7 @@ export interface Ctx {
 export const T0 = 1_800_000_000;
 export const DAY0 = T0 - (T0 % 86400);
 
-export const POLICY: AllocationPolicy = { maxOffset: 10, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 };
+export const POLICY: AllocationPolicy = { maxOffset: 10, maxOffsetPercent: 100, direction: "down", matchWindow: 600, requireOnline: false, heartbeatTimeout: 90 };
 
 export async function merchant(store: Store, pid = 1001) {
   return store.addMerchant({ pid, name: `Shop ${pid}`, secret: `secret-${pid}`, now: T0 });

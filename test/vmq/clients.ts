@@ -58,7 +58,20 @@ export async function seedVmq(h: Harness) {
   const wx = await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx_qr", name: "WeChat A", qrcode: "wxp://f2f0wx0001", now: h.clock.now() });
   const added = await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "phone1", key: KEY, accountIds: [], now: h.clock.now() });
   if (added.kind !== "added") throw new Error(added.reason);
+  await vmqUrls(h, {});
   return { ...base, wx, client: added.client };
+}
+
+/**
+ * Where the operator lets merchant 1001's V免签 orders go (issue 27 item 5): notifyUrl and returnUrl
+ * are unsigned, so a caller's own is used only when it is the configured one or on a listed host.
+ * dujiaoka's return links are on shop.test; its notify URL is the test's receiver.
+ */
+export async function vmqUrls(h: Harness, o: { notifyUrl?: string; returnUrl?: string; hosts?: string }) {
+  const settings: Record<string, string> = { vmq_url_hosts: o.hosts ?? "shop.test" };
+  if (o.notifyUrl) settings.vmq_notify_url = o.notifyUrl;
+  if (o.returnUrl) settings.vmq_return_url = o.returnUrl;
+  await h.gw.store.updateMerchant(1001, { settings });
 }
 
 export async function get(h: Harness, url: string) {

@@ -8,7 +8,7 @@ import { deliverDue } from "../../src/core/notify/deliver.ts";
 import { settleOperatorPayment } from "../../src/core/settle-report.ts";
 import { BASE, type Harness, harness } from "../helpers.ts";
 import { type Receiver, startReceiver } from "../notify/receiver.ts";
-import { appHeartUrl, appPushUrl, dujiaokaAccepts, dujiaokaCreateUrl, get, KEY, md5, seedVmq } from "./clients.ts";
+import { appHeartUrl, appPushUrl, dujiaokaAccepts, dujiaokaCreateUrl, get, KEY, md5, seedVmq, vmqUrls } from "./clients.ts";
 
 let h: Harness;
 let rx: Receiver;
@@ -33,6 +33,7 @@ async function dujiaokaOrder(orderSn: string, actualPrice: number, type: 1 | 2 =
 
 test("the app's heartbeat, dujiaoka's createOrder, the app's push, the notification dujiaoka accepts", async () => {
   rx = startReceiver(["fail", "success"]);
+  await vmqUrls(h, { notifyUrl: rx.url });
 
   // The app's heartbeat: the client goes online (client list, require_online_client).
   await h.gw.store.setSetting("require_online_client", "1");
@@ -102,6 +103,7 @@ test("a push that matches no order is stored unmatched with its amount, never lo
 
 test("a vmq order is an ordinary xpay order: JSON create, cashier page, template API, order list, simulate-pay", async () => {
   rx = startReceiver(["success"]);
+  await vmqUrls(h, { notifyUrl: rx.url });
   const payId = "VMQ-JSON-1";
   const sign = md5(payId + "" + "1" + "12.3" + KEY);
   const made = (await get(h, `http://localhost/createOrder?payId=${payId}&type=1&price=12.3&sign=${sign}&notifyUrl=${encodeURIComponent(rx.url)}`)).body;

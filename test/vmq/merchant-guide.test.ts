@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Harness, harness } from "../helpers.ts";
-import { get, md5, seedVmq } from "./clients.ts";
+import { get, md5, seedVmq, vmqUrls } from "./clients.ts";
 
 const GUIDE = readFileSync(join(import.meta.dir, "..", "..", "docs", "merchant-guide.md"), "utf8");
 const SECTION = GUIDE.split(/^## V免签 merchant API/m)[1]!.split(/^## /m)[0]!;
@@ -53,11 +53,15 @@ beforeAll(async () => {
   h = harness();
   await seedVmq(h);
   await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "guide", key: KEY, accountIds: [], now: h.clock.now() });
+  // The operator's line the guide shows: the notifyUrl of the example is the merchant's configured one.
+  const configured = /xpay merchant set 1001 --setting vmq_notify_url=(\S+)/.exec(SECTION)![1]!;
+  await vmqUrls(h, { notifyUrl: configured });
 });
 afterAll(() => h.close());
 
 test("sent to the gateway, the createOrder example answers what the guide shows", async () => {
   const f = curlFields();
+  expect(f.notifyUrl).toBe(/xpay merchant set 1001 --setting vmq_notify_url=(\S+)/.exec(SECTION)![1]!);
   const r = await get(h, `http://localhost/createOrder?${new URLSearchParams(f)}`);
   const shown = JSON.parse(/# (\{"code":1,"msg":"成功","data":\{[^\n]*)\n#  ([^\n]*)/.exec(SECTION)!.slice(1, 3).join("").replace('"orderId":"2026..."', '"orderId":"x"'));
   expect(r.body).toEqual({ ...shown, data: { ...shown.data, orderId: expect.stringMatching(/^\d{20}$/), date: h.clock.now() } });

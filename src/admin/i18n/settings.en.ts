@@ -38,10 +38,12 @@ export const settingsEn: Record<keyof typeof settingsZh, string> = {
 export const SETTING_LABEL_EN: Record<string, string> = {
   order_ttl: "Order lifetime (s)",
   max_offset: "Largest amount offset (cents)",
+  max_offset_percent: "Largest amount offset (% of the amount)",
   offset_direction: "Offset direction",
   match_window: "Late-payment match window (s)",
   timestamp_window: "Timestamp tolerance (s)",
   vmq_time_window: "V免签 clock tolerance (s)",
+  lookup_miss_limit: "Order lookups that miss (per minute per IP)",
   require_online_client: "Only accounts with an online client",
   heartbeat_timeout: "Heartbeat timeout (s)",
   notify_block_private: "Refuse private notify targets",

@@ -38,9 +38,11 @@ export const settingsZh = {
 export const SETTING_TEXT_ZH: Record<string, { label: string; help: string }> = {
   order_ttl: { label: "订单有效期（秒）", help: "订单创建后可支付的秒数。" },
   max_offset: { label: "金额最大偏移（分）", help: "为使同一账户上的应付金额唯一，实付金额与订单金额最多相差多少分。" },
+  max_offset_percent: { label: "金额最大偏移（订单金额的百分比）", help: "应付金额与订单金额最多相差订单金额的百分之几（向下取整到分），与「金额最大偏移（分）」取较紧者。V1、V2 和虎皮椒的通知告诉商户的是订单金额，所以这就是付款人最多能少付（或多付）的比例。默认 10：0.30 元的订单应付 0.27–0.30 元。100 表示只按分数限制。" },
   offset_direction: { label: "金额偏移方向", help: "在订单金额以下（down）还是以上（up）寻找空闲的应付金额。" },
   match_window: { label: "迟到支付匹配窗口（秒）", help: "未支付订单结束后的这段时间内，迟到的付款仍能匹配到它，其金额也继续保留。" },
   timestamp_window: { label: "时间戳容差（秒）", help: "签名请求中 timestamp 字段允许的时钟偏差（V2、原生撤单、上报接口）。" },
+  lookup_miss_limit: { label: "订单查询未命中上限（次/分钟/IP）", help: "收银台接口（/api/order/*）按订单号或商户订单号查不到订单的次数，每个客户端 IP 每分钟最多多少次；超过后该 IP 的查询一律答 429，直到额度恢复。每次未命中都会记日志。0 = 不限制。" },
   vmq_time_window: { label: "V免签时钟容差（秒）", help: "V免签监控 App 的时钟（其 t，毫秒）与服务器时钟允许的差值，用于 /appHeart、/appPush 和 /getState。手机时钟会漂移；此范围内重发的推送只入账一次，更早的会被拒绝。" },
   require_online_client: { label: "只分配有在线监控端的账户", help: "开启后，只把订单分配给监控端在心跳超时内上报过的账户。" },
   heartbeat_timeout: { label: "心跳超时（秒）", help: "监控端最近一次上报或心跳后，在这么多秒内视为在线。" },

@@ -1,10 +1,11 @@
 /** @jsxImportSource @kitajs/html */
-// /admin/merchants/:pid: one merchant's name, notification method and cashier-page overrides (one
-// form, checked as `xpay merchant set` checks it), its status, the AppSecret and the V2 keys (the
-// public key's fingerprint; a new pair replaces existing keys only with the confirmation ticked).
+// /admin/merchants/:pid: one merchant's name, notification method, cashier-page overrides and V免签
+// notification and return addresses (one form, checked as `xpay merchant set` checks it), its
+// status, the AppSecret and the V2 keys (the public key's fingerprint; a new pair replaces
+// existing keys only with the confirmation ticked).
 import { merchantRow, setMerchantActive, updateMerchantOptions } from "../../core/merchant-admin.ts";
 import { keyFingerprint, newMerchantKeys, rotateSecret } from "../../core/merchant-keys.ts";
-import { MERCHANT_SETTING_KEYS } from "../../core/merchant-settings.ts";
+import { MERCHANT_KEYS, MERCHANT_SETTING_KEYS } from "../../core/merchant-settings.ts";
 import { settingDef } from "../../core/settings.ts";
 import { attr, CsrfInput, Field, Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminRoute } from "../context.ts";
@@ -83,6 +84,13 @@ async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; erro
               <OverrideField ctx={ctx} name={k} value={value(`s_${k}`, m.settings[k] ?? "")} global={settings.str(k)} error={e[`setting:${k}`]} />
             ))}
           </div>
+          <h3 safe>{t("merchants.vmq_heading")}</h3>
+          <p class="hint" safe>{t("merchants.vmq_hint")}</p>
+          <div class="form-grid" id="merchant-vmq">
+            <Field label={t("merchants.vmq_notify_url")} name="s_vmq_notify_url" type="url" value={value("s_vmq_notify_url", m.settings.vmq_notify_url ?? "")} error={e["setting:vmq_notify_url"]} hint={t("merchants.vmq_notify_hint")} maxlength={1024} />
+            <Field label={t("merchants.vmq_return_url")} name="s_vmq_return_url" type="url" value={value("s_vmq_return_url", m.settings.vmq_return_url ?? "")} error={e["setting:vmq_return_url"]} hint={t("merchants.vmq_return_hint")} maxlength={1024} />
+            <Field label={t("merchants.vmq_url_hosts")} name="s_vmq_url_hosts" value={value("s_vmq_url_hosts", m.settings.vmq_url_hosts ?? "")} error={e["setting:vmq_url_hosts"]} hint={t("merchants.vmq_hosts_hint")} maxlength={1024} />
+          </div>
           <button class="btn btn-primary" type="submit" safe>{t("merchants.save")}</button>
         </form>
 
@@ -136,7 +144,7 @@ async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; erro
 
 async function save(ctx: AdminContext): Promise<Response> {
   const pid = pidOf(ctx);
-  const settings = Object.fromEntries(MERCHANT_SETTING_KEYS.map((k) => [k, ctx.form.get(`s_${k}`) ?? ""]));
+  const settings = Object.fromEntries(MERCHANT_KEYS.map((k) => [k, ctx.form.get(`s_${k}`) ?? ""]));
   const r = await updateMerchantOptions(ctx.gw, ctx.actor, pid, { name: ctx.form.get("name") ?? "", notifyMethod: ctx.form.get("notify_method") ?? "", settings });
   if (r.kind === "not_found") return errorAnswer(ctx, 404, ctx.t("merchants.not_found"));
   if (r.kind === "refused") {

@@ -9,6 +9,7 @@ export function checkText(t: Translate, message: string): string {
   if (choice) return t("settings.bad_choice", { values: choice[1]! });
   if (message.startsWith("must be an http(s) URL")) return t("settings.bad_url");
   if (message.startsWith("must be an IANA time zone")) return t("settings.bad_zone");
+  if (message.startsWith("must be host names")) return t("merchants.bad_hosts");
   if (message.startsWith("must be empty or 16-200 printable ASCII")) return t("settings.bad_token");
   return message;
 }

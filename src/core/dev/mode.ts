@@ -12,6 +12,11 @@ export const DEV_MERCHANT_NAME = "xpay dev test shop";
 /** The guide's V免签 example key (`KEY=` in the V免签 section). */
 export const DEV_VMQ_KEY = "4b5a3c2d1e0f9a8b7c6d5e4f3a2b1c0d";
 export const DEV_VMQ_CLIENT = "dev-phone";
+/**
+ * The guide's V免签 notify URL: a createOrder's notifyUrl is used only when the operator configured
+ * it for the merchant (vmq_notify_url), so the test merchant starts with the guide's example one.
+ */
+export const DEV_VMQ_NOTIFY_URL = "http://127.0.0.1:9999/vmq";
 
 /** One account per pay type, no limits; alipay_qr is the guide's example account. */
 export const DEV_ACCOUNTS: readonly { payType: PayType; code: string; name: string; qrcode: string }[] = [

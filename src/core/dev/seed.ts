@@ -5,7 +5,7 @@
 import { refreshGroups } from "../clients/keyed.ts";
 import type { Gateway } from "../gateway.ts";
 import { DEV_MERCHANT_PUBLIC_KEY, DEV_PLATFORM_PRIVATE_KEY, DEV_PLATFORM_PUBLIC_KEY } from "./keys.ts";
-import { DEV_ACCOUNTS, DEV_MARKER_KEY, DEV_MERCHANT_NAME, DEV_PID, DEV_SECRET, DEV_VMQ_CLIENT, DEV_VMQ_KEY } from "./mode.ts";
+import { DEV_ACCOUNTS, DEV_MARKER_KEY, DEV_MERCHANT_NAME, DEV_PID, DEV_SECRET, DEV_VMQ_CLIENT, DEV_VMQ_KEY, DEV_VMQ_NOTIFY_URL } from "./mode.ts";
 
 export interface DevSetup {
   pid: number;
@@ -23,7 +23,9 @@ export async function seedDevGateway(gw: Gateway): Promise<DevSetup> {
   await store.setSetting("platform_public_key", DEV_PLATFORM_PUBLIC_KEY);
 
   if (!(await store.getMerchant(DEV_PID))) await store.addMerchant({ pid: DEV_PID, name: DEV_MERCHANT_NAME, secret: DEV_SECRET, now });
-  await store.updateMerchant(DEV_PID, { secret: DEV_SECRET, rsaPublicKey: DEV_MERCHANT_PUBLIC_KEY, active: true });
+  const merchant = await store.updateMerchant(DEV_PID, { secret: DEV_SECRET, rsaPublicKey: DEV_MERCHANT_PUBLIC_KEY, active: true });
+  // Kept when the developer configured their own (`xpay merchant set 1001 --setting vmq_notify_url=...`).
+  if (merchant && !merchant.settings.vmq_notify_url) await store.updateMerchant(DEV_PID, { settings: { ...merchant.settings, vmq_notify_url: DEV_VMQ_NOTIFY_URL } });
 
   const existing = await store.listChannels({ pid: DEV_PID });
   const accounts: DevSetup["accounts"] = [];

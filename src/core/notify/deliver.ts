@@ -13,7 +13,7 @@ export interface DeliveryOptions {
   fetch?: typeof fetch;
   /** Caps the family's timeout (tests); never raises it. */
   maxTimeoutMs?: number;
-  /** Tests inject a resolver; the default is the system's (getaddrinfo, as fetch would use). */
+  /** Tests inject a resolver; the default is the gateway's (gw.lookup: the system's getaddrinfo). */
   lookup?: Lookup;
   /** Seconds between attempts (default RETRY_DELAYS_S); `xpay dev` compresses them. */
   retryDelaysS?: readonly number[];
@@ -33,7 +33,7 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   if (!gw.families.has(n.family)) return { httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
   const notifier = gw.families.get(n.family);
   // Resolved and checked once; the request goes to that address (no second lookup by fetch).
-  const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup);
+  const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup ?? gw.lookup);
   if ("problem" in pinned) return { httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
   const target = pinned.target;
   const key = notifier.signingKey && order ? await notifier.signingKey(order) : undefined;

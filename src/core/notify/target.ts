@@ -2,7 +2,8 @@
 // notifications never go to private, loopback, link-local, reserved or this server's own addresses,
 // in any IPv6 spelling that embeds one (address.ts). Some classes (link-local, i.e. cloud metadata,
 // 0.0.0.0/8, multicast) are refused whatever the setting. Checked at create time on the URL's
-// literal host, and before each delivery on every address the name resolves to; the delivery then
+// literal host and what its name resolves to then (the gateway's resolver, gw.lookup), and before
+// each delivery on every address the name resolves to; the delivery then
 // connects to the address that was checked (pinTarget), so a DNS answer that changes between the
 // check and the connection (rebinding) cannot move it.
 import { lookup as dnsLookup } from "node:dns/promises";
@@ -23,17 +24,22 @@ export async function blockPrivateOn(gw: Gateway): Promise<boolean> {
   return forced.has(gw) || (await gw.settings()).str("notify_block_private") === "1";
 }
 
-/** Resolves a name to its addresses (tests inject one to count lookups or fake an answer). */
+/** Resolves a name to its addresses (tests inject one on the gateway: gw.lookup). */
 export type Lookup = (host: string) => Promise<{ address: string }[]>;
 /** A name that does not resolve within this time fails the attempt (retried on the schedule). */
 export const LOOKUP_TIMEOUT_MS = 10_000;
-const systemLookup: Lookup = (host) => {
+/** At create the lookup is on the request path: a slower answer lets the create through (below). */
+export const CREATE_LOOKUP_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${LOOKUP_TIMEOUT_MS / 1000} s`)), LOOKUP_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
   });
-  return Promise.race([dnsLookup(host, { all: true }), late]).finally(() => clearTimeout(timer));
-};
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export const systemLookup: Lookup = (host) => withTimeout(dnsLookup(host, { all: true }), LOOKUP_TIMEOUT_MS);
 
 function parse(url: string): URL | null {
   try {
@@ -44,7 +50,8 @@ function parse(url: string): URL | null {
   }
 }
 
-const bare = (u: URL) => u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+/** The host as a resolver reads it: no brackets, lower case, no trailing dot (`LOCALHOST.` is localhost). */
+const bare = (u: URL) => u.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase();
 
 function refusal(address: string, blockPrivate: boolean, named: string): string | null {
   const c = classifyAddress(address);
@@ -53,7 +60,7 @@ function refusal(address: string, blockPrivate: boolean, named: string): string 
   return `notify_url ${named}${address}, a private or reserved address (${c.why}), ${rule}`;
 }
 
-/** Create time: the literal host only (no DNS on the request path). Null when allowed. */
+/** The literal host only (no DNS). Null when allowed. */
 export function literalTargetProblem(url: string, blockPrivate = true): string | null {
   const u = parse(url);
   if (!u) return "notify_url is not a valid http(s) URL";
@@ -62,6 +69,31 @@ export function literalTargetProblem(url: string, blockPrivate = true): string |
     return "notify_url points to localhost, a private (loopback) address refused by notify_block_private";
   }
   return isIP(host) ? refusal(host, blockPrivate, "points to ") : null;
+}
+
+/**
+ * Create time, with the policy on: the literal host, then what the name resolves to now, so a
+ * public name that points to loopback or a private network (`127.0.0.1.nip.io`) is refused when
+ * the merchant sends it, not only at each delivery. A name that does not resolve, or not within
+ * CREATE_LOOKUP_TIMEOUT_MS, is let through: delivery resolves again and refuses then, and a shop's
+ * DNS hiccup must not stop its orders. Null when allowed.
+ */
+export async function createTargetProblem(url: string, lookup: Lookup): Promise<string | null> {
+  const literal = literalTargetProblem(url, true);
+  if (literal) return literal;
+  const host = bare(parse(url)!);
+  if (isIP(host)) return null;
+  let addresses: string[];
+  try {
+    addresses = (await withTimeout(lookup(host), CREATE_LOOKUP_TIMEOUT_MS)).map((a) => a.address);
+  } catch {
+    return null;
+  }
+  for (const a of addresses) {
+    const refused = refusal(a, true, `${host} resolves to `);
+    if (refused) return refused;
+  }
+  return null;
 }
 
 /** Where one delivery connects: the checked address, with the merchant's name kept for HTTP and TLS. */

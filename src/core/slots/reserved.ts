@@ -3,7 +3,7 @@
 // an amount the operator types, which trade_amount the next order of that amount would get there.
 // It reads the store's held-slot query (the allocator's own rule) and picks with the allocator's
 // chooseTradeAmount, so it answers exactly what the next create does on this account.
-import { chooseTradeAmount } from "../allocation.ts";
+import { chooseTradeAmount, offsetLimit } from "../allocation.ts";
 import { allocationPolicy } from "../create-order.ts";
 import type { Gateway } from "../gateway.ts";
 import { effectiveStatus } from "../order-state.ts";
@@ -66,18 +66,19 @@ export async function reservedAmounts(gw: Gateway, accountId: number, o: { probe
   if (o.probe !== undefined && o.probe > 0) {
     const amount = o.probe;
     const step = policy.direction === "down" ? -1 : 1;
-    const far = amount + step * policy.maxOffset;
+    const maxOffset = offsetLimit(amount, policy);
+    const far = amount + step * maxOffset;
     const range = { min: Math.max(1, Math.min(amount, far)), max: Math.max(amount, far) };
     // Read for the probe's own range: the list above may be cut at SLOT_LIST_LIMIT.
     const held = (await gw.store.slots.heldSlots(accountId, since, { range, limit: 10_000 })).map((s) => reserved(s, now, policy.matchWindow));
     const byAmount = new Map<number, ReservedSlot>();
     for (const s of held) if (!byAmount.has(s.tradeAmount)) byAmount.set(s.tradeAmount, s);
     const steps: SlotProbe["steps"] = [];
-    for (let i = 0; i <= policy.maxOffset && amount + i * step > 0; i++) {
+    for (let i = 0; i <= maxOffset && amount + i * step > 0; i++) {
       const tradeAmount = amount + i * step;
       steps.push({ tradeAmount, heldBy: byAmount.get(tradeAmount) ?? null });
     }
-    probe = { amount, steps, next: chooseTradeAmount(amount, new Set(byAmount.keys()), policy.maxOffset, policy.direction) };
+    probe = { amount, steps, next: chooseTradeAmount(amount, new Set(byAmount.keys()), maxOffset, policy.direction) };
   }
   return { account, now, matchWindow: policy.matchWindow, maxOffset: policy.maxOffset, direction: policy.direction, slots, truncated: rows.length > SLOT_LIST_LIMIT, probe };
 }

@@ -9,7 +9,7 @@ import type { Settings } from "../../core/settings.ts";
 import type { ChannelAccount, Merchant, Order } from "../../core/types.ts";
 import { payTypeLogoUrl } from "../links.ts";
 
-export const Code = { Ok: 200, BadRequest: 400, NotFound: 404, Conflict: 409, Unavailable: 422, Internal: 500 } as const;
+export const Code = { Ok: 200, BadRequest: 400, NotFound: 404, Conflict: 409, Unavailable: 422, TooMany: 429, Internal: 500 } as const;
 
 export interface ApiError {
   code: number;

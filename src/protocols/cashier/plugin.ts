@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import type { Gateway } from "../../core/gateway.ts";
 import { json } from "../http.ts";
 import { apiError, Code } from "./codec.ts";
+import { retryAfter } from "./miss-gate.ts";
 import { orderAudio, orderInfo, orderStatus } from "./order-routes.ts";
 import { orderPayType, orderPayTypes, orderQrcode } from "./pay-routes.ts";
 
@@ -11,11 +12,15 @@ const raw = { parse: "none" as const };
 
 type Handler = (gw: Gateway, request: Request) => Promise<Response>;
 
-/** Answers describe a live order: no cache may keep them, whatever `_time` a client sends or omits. */
+/**
+ * Answers describe a live order: no cache may keep them, whatever `_time` a client sends or omits.
+ * A 429 (too many lookups that missed) says when to come back.
+ */
 function route(gw: Gateway, handler: Handler) {
   return async ({ request }: { request: Request }) => {
     const res = await handler(gw, request);
     res.headers.set("cache-control", "no-store");
+    if (res.status === Code.TooMany) res.headers.set("retry-after", String(retryAfter((await gw.settings()).int("lookup_miss_limit"))));
     return res;
   };
 }

@@ -3,6 +3,7 @@
 import type { FamilyNotifier } from "../../core/families.ts";
 import { formatDateTime } from "../../core/ids.ts";
 import { formatYuan } from "../../core/money.ts";
+import { KEY_AFTER_AMPERSAND } from "../../core/order-input.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
 import { isPlainSuccess } from "../epay-v1/codec.ts";
 import { payTarget } from "../pay-target.ts";
@@ -19,28 +20,20 @@ export type Fields = Record<string, Scalar>;
  * other `&` between), every `key=` that a re-reading can start lies on a real field boundary, so
  * each key keeps its real value's beginning: no forged pid, money or trade_status. `Tom & Jerry`
  * stays signable. `pay_info` is exempt: it is the operator's own link (cashier URL, QR, scheme).
+ * Every family's create refuses such order fields (core/order-input.ts, the same pattern); the
+ * signer refuses them again for orders stored before that rule or reported by a phone.
  */
 const OPERATOR_FIELDS: ReadonlySet<string> = new Set(["pay_info"]);
-const INJECTED_KEY = /&[^&]*=/;
 
 /** The first field whose value would make the signed string ambiguous, or null. */
 export function ambiguousField(fields: Record<string, Scalar>): string | null {
   for (const [k, v] of Object.entries(fields)) {
-    if (!OPERATOR_FIELDS.has(k) && INJECTED_KEY.test(String(v))) return k;
+    if (!OPERATOR_FIELDS.has(k) && KEY_AFTER_AMPERSAND.test(String(v))) return k;
   }
   return null;
 }
 
-/** Order fields a V2 create must refuse when they hold `&` (they come back signed). */
-export const V2_SIGNED_INPUTS = ["out_trade_no", "name", "param", "clientip"] as const;
-
 export class AmbiguousSignature extends Error {}
-
-/** The refusal of a create whose order fields would come back in signed notifications with `&`. */
-export function ambiguousInput(p: Record<string, string | undefined>): string | null {
-  const bad = V2_SIGNED_INPUTS.find((k) => INJECTED_KEY.test(p[k] ?? ""));
-  return bad === undefined ? null : `${bad} must not contain an ampersand followed by an equals sign (key=value text): V2 notifications and queries sign it with the platform key, where it could be read as other fields`;
-}
 
 /**
  * Adds `timestamp`, `sign` and `sign_type` to exactly the given fields. The V2 SDK accepts a

@@ -2,15 +2,13 @@
 import type { Gateway } from "../../core/gateway.ts";
 import { epayCreate, type Server } from "../epay-v1/create.ts";
 import { authenticateV2, v2Json, v2Refusal } from "./auth.ts";
-import { ambiguousInput, chooseCreatePay, unsupportedMethod, v2Fail } from "./codec.ts";
+import { chooseCreatePay, unsupportedMethod, v2Fail } from "./codec.ts";
 import { CreateParams } from "./schemas.ts";
 
 export async function v2Create(gw: Gateway, request: Request, server: Server): Promise<Response> {
   const auth = await authenticateV2(gw, request, CreateParams);
   if (!auth.ok) return v2Refusal(auth.msg);
   const p = auth.params;
-  const ambiguous = ambiguousInput(p);
-  if (ambiguous) return v2Json(gw, v2Fail(ambiguous));
   const method = p.method || "web";
   const unsupported = unsupportedMethod(method);
   if (unsupported) return v2Json(gw, v2Fail(unsupported));

@@ -12,6 +12,7 @@ import { deviceFrom } from "../../core/order-input.ts";
 import { peerIp, redirect } from "../http.ts";
 import { reply, VmqRoute } from "./auth.ts";
 import { createText, Msg, ok, orderData, payTypeOf } from "./codec.ts";
+import { vmqTargets } from "./targets.ts";
 
 /** V免签's message for an order xpay could not place; the operator's reason follows where useful. */
 function failureMessage(o: Extract<CreateOutcome, { ok: false }>): string {
@@ -45,6 +46,9 @@ export async function vmqCreateOrder(gw: Gateway, request: Request): Promise<Res
   if (!client) return refuse(Msg.BadCreateSign, "signature mismatch: sign = md5(payId + param + type + price + key)");
   const merchant = await gw.store.getMerchant(client.pid);
   if (!merchant?.active) return refuse(Msg.Disabled);
+  // notifyUrl and returnUrl are not signed: the merchant's settings decide where they go (targets.ts).
+  const targets = await vmqTargets(gw, merchant, { notifyUrl: p.notifyUrl ?? "", returnUrl: p.returnUrl ?? "" });
+  if (!targets.ok) return reply({ code: -1, msg: `参数错误：${targets.reason}`, data: null });
 
   const outcome = await createOrder(gw, merchant, {
     pid: merchant.pid,
@@ -53,8 +57,8 @@ export async function vmqCreateOrder(gw: Gateway, request: Request): Promise<Res
     payType,
     name: payId,
     amount,
-    notifyUrl: p.notifyUrl ?? "",
-    returnUrl: p.returnUrl ?? "",
+    notifyUrl: targets.notifyUrl,
+    returnUrl: targets.returnUrl,
     param,
     clientip: peerIp(request, undefined, gw.proxyHops),
     device: deviceFrom("", request.headers.get("user-agent") ?? ""),
