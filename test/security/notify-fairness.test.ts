@@ -35,7 +35,10 @@ let worker: Worker | null = null;
 const cleanups: (() => void)[] = [];
 beforeEach(async () => {
   h = harness();
-  await seed(h); // merchant 1001 and a shared alipay account
+  await seed(h); // merchant 1001 and its own alipay account
+  await h.gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_shared", name: "Shared", qrcode: "https://qr.alipay.com/s", now: h.clock.now() }); // every merchant's
+  // Merchant B (1007) reports its payment with its AppSecret: on its own account (taken first, sort -1).
+  await h.gw.store.addChannel({ pid: 1007, payType: "alipay", code: "alipay_b", name: "B's own", qrcode: "https://qr.alipay.com/b", sort: -1, now: h.clock.now() });
   for (const pid of [1002, 1003, 1004, 1005, 1006, 1007]) await h.gw.store.addMerchant({ pid, name: `Shop ${pid}`, secret: secretOf(pid), now: h.clock.now() });
 });
 afterEach(async () => {
@@ -61,7 +64,7 @@ async function merchantBPaid(rx: Receiver): Promise<number> {
   const { body } = await postJson(h, "/xpay/order/create", signed(params, secretOf(1007)));
   const cents = Math.round(Number(body.data.trade_amount) * 100);
   const t0 = performance.now();
-  const r = await report(h, "/1007/pc", { amount: cents, pay_type: "alipay", channel_code: "alipay_qr" }, { secret: secretOf(1007) });
+  const r = await report(h, "/1007/pc", { amount: cents, pay_type: "alipay", channel_code: "alipay_b" }, { secret: secretOf(1007) });
   expect(r.body.data.outcome).toBe("matched");
   await rx.waitFor(1, 2000);
   return performance.now() - t0;

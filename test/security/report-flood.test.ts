@@ -27,7 +27,7 @@ beforeAll(async () => {
   gw = openGateway({ db: dbPath, clock, trustProxy: 1 });
   app = buildApp(gw);
   await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: clock.now() });
-  await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "A", qrcode: "https://qr.alipay.com/x", now: clock.now() });
+  await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "A", qrcode: "https://qr.alipay.com/x", now: clock.now() });
   await gw.store.setSetting("auth_fail_limit", "0");
 });
 afterAll(() => {
