@@ -3,7 +3,6 @@
 // session and CSRF before any handler runs, so a handler only ever sees an authorised request.
 import type { Actor } from "../core/admin/audit.ts";
 import type { Operator, OperatorSession } from "../core/admin/store.ts";
-import type { LoginThrottle } from "../core/admin/throttle.ts";
 import type { Gateway } from "../core/gateway.ts";
 import type { Lang, TextKey, Translate } from "./i18n/index.ts";
 
@@ -28,7 +27,6 @@ export interface PublicContext {
   htmx: boolean;
   /** https (directly or per the trusted proxy): cookies get `Secure`. */
   secure: boolean;
-  state: ConsoleState;
 }
 
 /** What a logged-in request adds. */
@@ -40,11 +38,6 @@ export interface AdminContext extends PublicContext {
   /** The audit log's "who": the operator's name and address. */
   actor: Actor;
   nav: readonly NavItem[];
-}
-
-/** Per-plugin state that outlives a request (the console's login throttle). */
-export interface ConsoleState {
-  throttle: LoginThrottle;
 }
 
 export type Handler<C> = (ctx: C) => Response | Promise<Response>;

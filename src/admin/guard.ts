@@ -5,7 +5,7 @@
 import { csrfToken, resumeSession, sameSecret } from "../core/admin/sessions.ts";
 import type { Gateway } from "../core/gateway.ts";
 import { peerIp } from "../protocols/http.ts";
-import type { AdminContext, AdminRoute, ConsoleState, NavItem, PublicContext } from "./context.ts";
+import type { AdminContext, AdminRoute, NavItem, PublicContext } from "./context.ts";
 import { isHttps, readCookie, sameOrigin, seeOther, withConsoleHeaders } from "./http.ts";
 import { isLang, LANG_COOKIE, translator } from "./i18n/index.ts";
 import { errorAnswer } from "./render.tsx";
@@ -30,12 +30,12 @@ async function readForm(request: Request): Promise<URLSearchParams | "too_large"
   return type.startsWith("application/x-www-form-urlencoded") ? new URLSearchParams(text) : new URLSearchParams();
 }
 
-async function publicContext(gw: Gateway, state: ConsoleState, request: Request, params: Record<string, string>, server: Server): Promise<PublicContext> {
+async function publicContext(gw: Gateway, request: Request, params: Record<string, string>, server: Server): Promise<PublicContext> {
   const url = new URL(request.url);
   const cookieLang = readCookie(request, LANG_COOKIE);
   const lang = isLang(cookieLang) ? cookieLang : "zh";
   return {
-    gw, request, url, params, state, lang,
+    gw, request, url, params, lang,
     query: url.searchParams,
     form: new URLSearchParams(),
     ip: peerIp(request, server, gw.proxyHops),
@@ -56,8 +56,8 @@ function loginFirst(ctx: PublicContext, method: string): Response {
   return errorAnswer(ctx, 401, ctx.t("error.unauthorized"));
 }
 
-async function guarded(gw: Gateway, state: ConsoleState, nav: readonly NavItem[], route: AdminRoute, request: Request, params: Record<string, string>, server: Server): Promise<Response> {
-  const ctx = await publicContext(gw, state, request, params, server);
+async function guarded(gw: Gateway, nav: readonly NavItem[], route: AdminRoute, request: Request, params: Record<string, string>, server: Server): Promise<Response> {
+  const ctx = await publicContext(gw, request, params, server);
   const post = request.method === "POST";
   if (post) {
     if (!sameOrigin(gw, request)) {
@@ -86,14 +86,14 @@ async function guarded(gw: Gateway, state: ConsoleState, nav: readonly NavItem[]
 }
 
 /** Runs a route behind the guard; an exception is logged (message only) and answered 500 without details. */
-export async function runRoute(gw: Gateway, state: ConsoleState, nav: readonly NavItem[], route: AdminRoute, request: Request, params: Record<string, string>, server: Server): Promise<Response> {
+export async function runRoute(gw: Gateway, nav: readonly NavItem[], route: AdminRoute, request: Request, params: Record<string, string>, server: Server): Promise<Response> {
   if (!(await consoleEnabled(gw))) return notFoundLikeMain();
   let res: Response;
   try {
-    res = await guarded(gw, state, nav, route, request, params, server);
+    res = await guarded(gw, nav, route, request, params, server);
   } catch (e) {
     gw.log.error("admin.error", { path: new URL(request.url).pathname, message: e instanceof Error ? e.message : String(e) });
-    res = errorAnswer(await publicContext(gw, state, request, params, server), 500, translator("zh")("error.internal"));
+    res = errorAnswer(await publicContext(gw, request, params, server), 500, translator("zh")("error.internal"));
   }
   return withConsoleHeaders(res, res.headers.get("cache-control")?.includes("immutable") ? "immutable" : "no-store");
 }

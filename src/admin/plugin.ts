@@ -2,10 +2,9 @@
 // behind the guard), and a console-styled 404 for any other /admin path. `xpay serve` mounts it on
 // the main listener, on a listener of its own (--admin-host/--admin-port), or not at all (--no-admin).
 import { Elysia } from "elysia";
-import { LoginThrottle } from "../core/admin/throttle.ts";
 import type { Gateway } from "../core/gateway.ts";
 import { findAsset } from "./assets.ts";
-import type { AdminPage, AdminRoute, ConsoleState, NavItem } from "./context.ts";
+import type { AdminPage, AdminRoute, NavItem } from "./context.ts";
 import { consoleEnabled, notFoundLikeMain, runRoute } from "./guard.ts";
 import { withConsoleHeaders } from "./http.ts";
 import { PAGES } from "./pages/index.ts";
@@ -29,11 +28,10 @@ async function asset(gw: Gateway, file: string): Promise<Response> {
 const notFound: AdminRoute = { method: "GET", path: "/admin/*", handle: (ctx) => errorAnswer(ctx, 404, ctx.t("error.not_found")) };
 
 export function adminPlugin(gw: Gateway, pages: readonly AdminPage[] = PAGES) {
-  const state: ConsoleState = { throttle: new LoginThrottle() };
   const nav = navOf(pages);
   const app = new Elysia({ name: "xpay-admin" }).get("/admin/assets/:file", ({ params }) => asset(gw, params.file), raw);
   for (const route of [...pages.flatMap((p) => p.routes), notFound, { ...notFound, method: "POST" } as AdminRoute]) {
-    app.route(route.method, route.path, ({ request, params, server }) => runRoute(gw, state, nav, route, request, (params ?? {}) as Record<string, string>, server), raw);
+    app.route(route.method, route.path, ({ request, params, server }) => runRoute(gw, nav, route, request, (params ?? {}) as Record<string, string>, server), raw);
   }
   return app;
 }

@@ -12,7 +12,8 @@ export const PRE_COOKIE = "xpay_pre";
 
 const keys = new WeakMap<Gateway, Promise<string>>();
 
-function formKey(gw: Gateway): Promise<string> {
+/** The database's console form key (also signs device cookies, under another label: device.ts). */
+export function formKey(gw: Gateway): Promise<string> {
   let key = keys.get(gw);
   if (!key) {
     key = gw.store.initSetting("admin_form_key", randomBytes(32).toString("hex"));

@@ -1,10 +1,12 @@
 // `xpay admin ...`: the console's operators and their sessions from the terminal: add, passwd,
-// list, remove, sessions, revoke (the way out when a password leaks). Every change goes through
+// list, remove, sessions, revoke (the way out when a password leaks), failed-logins (the login
+// throttle's counters). Every change goes through
 // the console's own core functions and is audited with the actor `cli`.
 import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { NAME_MESSAGES, nameProblem, PASSWORD_MESSAGES } from "../core/admin/credentials.ts";
+import { recentLoginFailures } from "../core/admin/login-failures.ts";
 import { addOperator, changePassword, removeOperator } from "../core/admin/operators.ts";
 import { liveSessions, revokeAllSessions, revokeSession } from "../core/admin/sessions.ts";
 import { type Cli, CliError, printJson, printTable, requireInt, useServedBaseUrl } from "./context.ts";
@@ -118,5 +120,22 @@ export function register(program: Command, cli: Cli): void {
         return console.log(`${pc.green("sessions revoked")}  ${pc.bold(operator.name)}  ${n}`);
       }
       throw new CliError("give either --session ID, or --user NAME --all");
+    });
+
+  admin
+    .command("failed-logins")
+    .description("failed console logins, counted per minute, typed user name, browser and address (newest first)")
+    .addHelpText("after", examples("xpay admin failed-logins", "xpay admin failed-logins --hours 168 --user admin --json"))
+    .option("--hours <n>", "how far back", "24")
+    .option("--user <name>", "only this typed user name (any case)")
+    .option("--json", "print JSON")
+    .action(async (o: { hours: string; user?: string; json?: boolean }) => {
+      const hours = requireInt("--hours", o.hours, { min: 1 });
+      const found = await recentLoginFailures(cli.open(), { hours, user: o.user });
+      if (o.json) {
+        return printJson(found.map((r) => ({ window_start: r.window, user: r.user, ip: r.ip, known_browser: r.device !== "", failed: r.failed, refused: r.refused, first_at: r.firstAt, last_at: r.lastAt })));
+      }
+      const rows = found.map((r) => ({ minute: showTime(r.window), user: r.user, ip: r.ip, browser: r.device ? "known" : "unknown", failed: r.failed, refused: r.refused }));
+      printTable(rows, ["minute", "user", "ip", "browser", "failed", "refused"]);
     });
 }

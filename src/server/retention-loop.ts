@@ -1,7 +1,9 @@
-// The retention prune of `xpay serve` (core/retention.ts, and the clients' online history of
-// core/clients/prune.ts): once at start, then every ten minutes.
+// The retention prune of `xpay serve` (core/retention.ts, the clients' online history of
+// core/clients/prune.ts, the failed-login counters of core/admin/login-failures.ts): once at
+// start, then every ten minutes.
 // It runs beside the expiry sweep, not inside a request; a failing prune degrades /healthz.
 import type { Gateway } from "../core/gateway.ts";
+import { pruneLoginFailures } from "../core/admin/login-failures.ts";
 import { pruneClientHistory } from "../core/clients/prune.ts";
 import { pruneHistory } from "../core/retention.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
@@ -13,11 +15,11 @@ export function startRetention(gw: Gateway, o: { everyMs?: number } = {}): { sto
   const run = () => {
     if (running) return;
     running = pruneHistory(gw)
-      .then(async (n) => ({ ...n, clientHistory: await pruneClientHistory(gw) }))
+      .then(async (n) => ({ ...n, clientHistory: await pruneClientHistory(gw), loginFailures: await pruneLoginFailures(gw) }))
       .then((n) => {
         taskSucceeded(gw, "retention");
-        if (n.reports || n.attempts || n.counters || n.clientHistory) {
-          gw.log.event("retention", { reports: n.reports, attempts: n.attempts, counters: n.counters, client_history: n.clientHistory });
+        if (n.reports || n.attempts || n.counters || n.clientHistory || n.loginFailures) {
+          gw.log.event("retention", { reports: n.reports, attempts: n.attempts, counters: n.counters, client_history: n.clientHistory, login_failures: n.loginFailures });
         }
       })
       .catch((e) => {

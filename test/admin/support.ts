@@ -111,17 +111,24 @@ export async function auditRows(h: Harness) {
   return (await h.gw.store.admin.listAudit({ limit: 1000 })).reverse();
 }
 
+/** The device cookie (`xpay_device=...`, ready for a Cookie header) a login response sets, or undefined. */
+export function deviceCookieOf(res: Response): string | undefined {
+  return res.headers.getSetCookie().find((c) => c.startsWith("xpay_device="))?.split(";")[0];
+}
+
 /**
  * Logs in the way a browser does: GET the login page (its pre-session cookie and form token), then
- * POST the form. Answers the POST; `ip` is sent as X-Forwarded-For (counts only behind trustProxy).
+ * POST the form. Answers the POST; `ip` is sent as X-Forwarded-For (counts only behind trustProxy);
+ * `cookie` is what else the browser holds (its device cookie, a session cookie).
  */
-export async function loginForm(h: Harness, user: string, password: string, o: { ip?: string; next?: string } = {}): Promise<Response> {
+export async function loginForm(h: Pick<Harness, "app">, user: string, password: string, o: { ip?: string; next?: string; cookie?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = o.ip ? { "x-forwarded-for": o.ip } : {};
   const page = await h.app.handle(new Request(`${ORIGIN}/admin/login`, { headers }));
   const pre = page.headers.getSetCookie().find((c) => c.startsWith("xpay_pre="))!.split(";")[0]!;
   const token = (await page.text()).match(/name="_csrf" value="([^"]+)"/)![1]!;
   const body = new URLSearchParams({ _csrf: token, user, password, next: o.next ?? "/admin" });
+  const cookie = o.cookie ? `${pre}; ${o.cookie}` : pre;
   return h.app.handle(
-    new Request(`${ORIGIN}/admin/login`, { method: "POST", headers: { ...headers, cookie: pre, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: body.toString() }),
+    new Request(`${ORIGIN}/admin/login`, { method: "POST", headers: { ...headers, cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: body.toString() }),
   );
 }

@@ -1,10 +1,11 @@
 // A SQLite database with rows in every table, written through the real gateway (HTTP routes, core
 // functions, the store): orders of every status, reports of every outcome, a notification with a
 // failed and an acknowledged attempt, merchants with an RSA key, settings, operators with sessions
-// (one removed, so an id generator stands above the highest id), a setup token, the audit log,
-// alert channels with a fired alert and its delivery, rules, unparsed messages, monitoring clients
-// with a finished online stretch, a V免签 client and an SmsForwarder one. Values test the types: NULLs, 0/1 flags, amounts
-// and millisecond times beyond 32 bits, JSON text, Chinese, quotes and line breaks.
+// (one removed, so an id generator stands above the highest id), a setup token, failed-login
+// counters, the audit log, alert channels with a fired alert and its delivery, rules, unparsed
+// messages, monitoring clients with a finished online stretch, a V免签 client and an SmsForwarder
+// one. Values test the types: NULLs, 0/1 flags, amounts and millisecond times beyond 32 bits, JSON
+// text, Chinese, quotes and line breaks.
 import { generateKeyPairSync } from "node:crypto";
 import { rmSync } from "node:fs";
 import { audit, CLI_ACTOR } from "../../src/core/admin/audit.ts";
@@ -84,6 +85,7 @@ export async function fillEveryTable(): Promise<{ dbPath: string; dir: string; r
     const sessions = await store.admin.listSessions({ operatorId: alice!.id, live: { lastUsedAfter: 0, createdAfter: 0 } });
     await store.admin.deleteSession(Math.max(...sessions.map((s) => s.id)));
     await store.admin.addSetupToken("e".repeat(64), now(), now() + 3600);
+    await store.admin.countLogin({ user: "admin", device: "", window: now() - (now() % 60), ip: "198.51.100.66" }, { failed: 3, refused: 2 }, now());
     await audit(h.gw, { actor: CLI_ACTOR, action: "order.close", target: `order:${closed.trade_no}`, before: { status: 1 }, after: { status: 3 }, reason: "客户要求" });
     await audit(h.gw, { actor: { name: "Alice", ip: "203.0.113.7" }, action: "settings.set", target: "setting:order_ttl" });
     void late;

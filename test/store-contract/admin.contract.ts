@@ -1,6 +1,7 @@
 // Store.admin (the operator console's part of the store): operators unique whatever the case of
 // their names, sessions by token hash, the first-run unit once and only while no operator exists
-// (also when two instances are handed the same link), and the audit log's keyset pages and filters.
+// (also when two instances are handed the same link), the audit log's keyset pages and filters, and
+// the failed-login counters (issue 27: added up across instances, read per scope, pruned by minute).
 import { expect, test } from "bun:test";
 import { hashToken, liveWindow, newToken } from "../../src/core/admin/sessions.ts";
 import type { Ctx } from "./harness.ts";
@@ -121,5 +122,50 @@ export function adminContract(ctx: Ctx): void {
     expect((await admin().listAudit({ limit: 100, target: "t0", action: "operator.add" })).map((e) => e.id)).toEqual([30, 15]);
     expect((await admin().listAudit({ limit: 1 }))[0]).toEqual({ id: 30, at: 30, actor: "cli", action: "operator.add", target: "t0", ip: "", before: null, after: { i: 30 }, reason: "why" });
     expect((await admin().listAudit({ limit: 1, beforeId: 30 }))[0]!.before).toEqual({ n: 28 });
+  });
+
+  test("admin login counters: added per (user, browser, minute, address); taken back to nothing they go; read per scope", async () => {
+    const k = (user: string, ip: string, device: string, window: number) => ({ user, ip, device, window });
+    await admin().countLogin(k("alice", "198.51.100.1", "", 60), { failed: 1, refused: 0 }, 61);
+    await admin().countLogin(k("alice", "198.51.100.1", "", 60), { failed: 1, refused: 2 }, 75);
+    await admin().countLogin(k("alice", "198.51.100.2", "", 120), { failed: 1, refused: 0 }, 121);
+    await admin().countLogin(k("bob", "198.51.100.1", "", 120), { failed: 3, refused: 0 }, 122);
+    await admin().countLogin(k("alice", "198.51.100.9", "d:1", 120), { failed: 4, refused: 0 }, 123);
+    await admin().countLogin(k("alice", "198.51.100.1", "", 0), { failed: 1, refused: 0 }, 5); // before `since` below
+    // An attempt counted, then taken back (it succeeded): its row goes; a refusal stays.
+    await admin().countLogin(k("carol", "198.51.100.3", "", 120), { failed: 1, refused: 0 }, 124);
+    await admin().countLogin(k("carol", "198.51.100.3", "", 120), { failed: -1, refused: 0 }, 125);
+    await admin().countLogin(k("dave", "198.51.100.4", "", 120), { failed: 1, refused: 0 }, 124);
+    await admin().countLogin(k("dave", "198.51.100.4", "", 120), { failed: -1, refused: 1 }, 126);
+    await admin().countLogin(k("dave", "198.51.100.4", "", 120), { failed: -1, refused: 0 }, 127); // never below 0
+    expect(await admin().loginWindows({ user: "alice", ip: "198.51.100.1", device: "d:1", since: 60 })).toEqual({
+      ip: [{ window: 60, failed: 2 }, { window: 120, failed: 3 }], // unknown browsers at the address, any user
+      user: [{ window: 60, failed: 2 }, { window: 120, failed: 1 }], // unknown browsers on the user, any address
+      device: [{ window: 120, failed: 4 }],
+    });
+    expect((await admin().loginWindows({ user: "alice", ip: "198.51.100.1", device: "", since: 60 })).device).toEqual([]);
+    const all = await admin().listLoginFailures({ since: 0, limit: 100 });
+    expect(all.map((r) => [r.window, r.user, r.ip, r.device, r.failed, r.refused])).toEqual([
+      [120, "alice", "198.51.100.9", "d:1", 4, 0],
+      [120, "bob", "198.51.100.1", "", 3, 0],
+      [120, "alice", "198.51.100.2", "", 1, 0], // busiest first, then by name
+      [120, "dave", "198.51.100.4", "", 0, 1],
+      [60, "alice", "198.51.100.1", "", 2, 2],
+      [0, "alice", "198.51.100.1", "", 1, 0],
+    ]);
+    expect(all[4]).toEqual({ user: "alice", ip: "198.51.100.1", device: "", window: 60, failed: 2, refused: 2, firstAt: 61, lastAt: 75 });
+    expect((await admin().listLoginFailures({ since: 60, user: "bob", limit: 100 })).map((r) => r.failed)).toEqual([3]);
+    expect(await admin().listLoginFailures({ since: 0, limit: 2 })).toHaveLength(2);
+    expect(await admin().pruneLoginFailures(120, 1)).toBe(1);
+    expect(await admin().pruneLoginFailures(120, 10)).toBe(1);
+    expect((await admin().listLoginFailures({ since: 0, limit: 100 })).map((r) => r.window)).toEqual([120, 120, 120, 120]);
+  });
+
+  test("admin login counters: attempts counted at once on two instances all add up", async () => {
+    const other = await ctx.another();
+    const key = { user: "alice", ip: "198.51.100.1", device: "", window: 600 };
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? other : ctx.store).admin.countLogin(key, { failed: 1, refused: i % 3 === 0 ? 1 : 0 }, 600 + i)));
+    const [row] = await admin().listLoginFailures({ since: 0, limit: 10 });
+    expect(row).toEqual({ ...key, failed: 40, refused: 14, firstAt: 600, lastAt: 639 });
   });
 }

@@ -69,6 +69,7 @@ export const SETTING_LABEL_EN: Record<string, string> = {
   admin_enabled: "Console enabled",
   admin_session_idle: "Session idle timeout (s)",
   admin_session_max: "Session lifetime (s)",
+  login_failure_retention_days: "Keep failed-login counts (days)",
   alert_client_silent: "Silent client alert (s)",
   alert_account_offline: "Unwatched account alert (s)",
   alert_notify_failures: "Failing notification alert (attempts)",

@@ -69,6 +69,7 @@ export const SETTING_TEXT_ZH: Record<string, { label: string; help: string }> = 
   admin_enabled: { label: "启用控制台", help: "开启时控制台在 /admin 下提供服务；关闭后所有 /admin 路径返回 404（运行中的服务一秒内生效，关闭后本页面也将无法访问）。serve --no-admin 只对一次运行起同样作用。" },
   admin_session_idle: { label: "会话空闲超时（秒）", help: "控制台会话无请求时保持登录的秒数。" },
   admin_session_max: { label: "会话最长时间（秒）", help: "控制台会话自登录起最多持续的秒数，无论是否活跃；两个期限中先到者为准。" },
+  login_failure_retention_days: { label: "失败登录记录保留天数", help: "失败登录计数（按用户名、浏览器、分钟和 IP 汇总，见会话页和 xpay admin failed-logins）保留的天数。0 表示永久保留。" },
   alert_client_silent: { label: "监控端静默告警（秒）", help: "监控端（手机、监听程序、V免签 App）这么多秒没有任何上报时告警，恢复上报时发送已恢复；不早于心跳超时。0 表示关闭。" },
   alert_account_offline: { label: "账户无人监控告警（秒）", help: "账户有待支付订单且没有在线监控端达到这么多秒时告警：付款人正在向无人监控的账户付款。0 表示关闭。" },
   alert_notify_failures: { label: "通知连续失败告警（次）", help: "一条商户通知连续失败这么多次时告警（第 5 次约在付款后 4 分钟）；送达后恢复。0 表示关闭。" },

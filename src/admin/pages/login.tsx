@@ -1,12 +1,14 @@
 /** @jsxImportSource @kitajs/html */
 // Login and logout. The login form is a plain POST (no script needed) with a signed pre-session
-// token; a success replaces whatever session cookie the browser had (no fixation) and goes back to
-// the page that sent the operator here. Refusals re-show the form with one message, never saying
-// whether the name exists.
+// token; a success replaces whatever session cookie the browser had (no fixation), marks the
+// browser as known (device.ts) and goes back to the page that sent the operator here. Refusals
+// re-show the form with one message, never saying whether the name exists; the two 429s (too many
+// attempts; the password queue full) come at once with Retry-After.
 import { login } from "../../core/admin/login.ts";
 import { logout, resumeSession } from "../../core/admin/sessions.ts";
 import { Field, Notice } from "../components.tsx";
 import type { AdminPage, PublicContext } from "../context.ts";
+import { deviceCookie, knownBrowser } from "../device.ts";
 import { SESSION_COOKIE } from "../guard.ts";
 import { readCookie, safeNext, seeOther, setCookie } from "../http.ts";
 import { PRE_COOKIE, preSession, preSessionValid } from "../presession.ts";
@@ -63,13 +65,17 @@ async function submitLogin(ctx: PublicContext): Promise<Response> {
     return loginForm(ctx, { user, error: ctx.t("error.forbidden"), status: 403 });
   }
   if (user === "" || password === "") return loginForm(ctx, { user, error: ctx.t("login.required"), status: 422 });
-  const r = await login(ctx.gw, ctx.state.throttle, user, password, { ip: ctx.ip, userAgent: ctx.userAgent });
-  if (r.kind === "throttled") {
-    return loginForm(ctx, { user, error: ctx.t("login.throttled", { n: r.retryAfter }), status: 429, headers: { "retry-after": String(r.retryAfter) } });
+  const known = await knownBrowser(ctx.gw, ctx.request, ctx.ip);
+  const r = await login(ctx.gw, user, password, { ip: ctx.ip, userAgent: ctx.userAgent, known });
+  if (r.kind === "throttled" || r.kind === "busy") {
+    const error = ctx.t(r.kind === "busy" ? "login.busy" : "login.throttled", { n: r.retryAfter });
+    return loginForm(ctx, { user, error, status: 429, headers: { "retry-after": String(r.retryAfter) } });
   }
   if (r.kind === "bad_credentials") return loginForm(ctx, { user, error: ctx.t("login.bad_credentials"), status: 401 });
   const res = seeOther(safeNext(ctx.form.get("next")));
   res.headers.append("set-cookie", setCookie(SESSION_COOKIE, r.token, { secure: ctx.secure }));
+  const keep = known?.operatorId === r.operator.id ? known.deviceId : undefined;
+  res.headers.append("set-cookie", await deviceCookie(ctx.gw, r.operator.id, keep, ctx.secure));
   res.headers.append("set-cookie", setCookie(PRE_COOKIE, "", { secure: ctx.secure, maxAge: 0 }));
   return res;
 }

@@ -1,6 +1,7 @@
 /** @jsxImportSource @kitajs/html */
 // /admin/sessions (issue 22): the operator's live sessions with revoke per session, "log out
-// everywhere", and the password change (which logs out every other session). The revoke buttons
+// everywhere", the password change (which logs out every other session), and the failed logins
+// of the last day (login-failures.tsx). The revoke buttons
 // are htmx actions that swap the table in place and fall back to a plain POST without script.
 import { changePassword } from "../../core/admin/operators.ts";
 import { PASSWORD_MIN } from "../../core/admin/credentials.ts";
@@ -10,6 +11,7 @@ import type { AdminContext, AdminPage } from "../context.ts";
 import { SESSION_COOKIE } from "../guard.ts";
 import { seeOther, setCookie } from "../http.ts";
 import { passwordText } from "../problems.ts";
+import { LoginFailuresCard } from "./login-failures.tsx";
 import { fragment, page } from "../render.tsx";
 
 type PasswordErrors = Partial<Record<"current" | "password" | "repeat", string>>;
@@ -83,6 +85,7 @@ function PasswordForm(p: { ctx: AdminContext; errors?: PasswordErrors; done?: st
 
 async function renderSessions(ctx: AdminContext, o: { notice?: string; errors?: PasswordErrors; done?: string; status?: number } = {}): Promise<Response> {
   const safeCard = await SessionsCard({ ctx, notice: o.notice });
+  const safeFailures = await LoginFailuresCard({ ctx });
   return page(ctx, {
     title: ctx.t("sessions.title"),
     status: o.status,
@@ -91,6 +94,7 @@ async function renderSessions(ctx: AdminContext, o: { notice?: string; errors?: 
         <PageHead title={ctx.t("sessions.title")} lead={ctx.t("sessions.intro")} />
         {safeCard}
         <PasswordForm ctx={ctx} errors={o.errors} done={o.done} />
+        {safeFailures}
       </section>
     ),
   });

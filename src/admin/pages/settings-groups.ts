@@ -10,7 +10,7 @@ const GROUPS = [
   ["security", "settings.group_security", ["timestamp_window", "auth_fail_limit", "public_rate_limit", "lookup_miss_limit"]],
   ["cashier", "settings.group_cashier", ["pay_payed_wait_time", "pay_tip", "service_qq", "pay_account_tip", "pay_account_tip_cover", "pay_content", "audio_enable", "audio_content", "audio_url"]],
   ["system", "settings.group_system", ["base_url", "timezone", "epay_status_style"]],
-  ["console", "settings.group_console", ["admin_enabled", "admin_session_idle", "admin_session_max"]],
+  ["console", "settings.group_console", ["admin_enabled", "admin_session_idle", "admin_session_max", "login_failure_retention_days"]],
   ["alerts", "settings.group_alerts", []],
   ["metrics", "settings.group_metrics", ["metrics_enabled", "metrics_token"]],
 ] as const satisfies readonly (readonly [string, TextKey, readonly string[]])[];

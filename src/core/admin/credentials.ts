@@ -3,7 +3,7 @@
 // characters, at most 200, not the user name, not one or two characters repeated. A problem is a
 // code; each edge words it (the CLI in English, the console from its dictionary).
 
-import { passwordSlots } from "./hash-slots.ts";
+import { BUSY, passwordSlots } from "./hash-slots.ts";
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
@@ -43,26 +43,40 @@ export const PASSWORD_MESSAGES: Record<PasswordProblem, string> = {
   too_simple: "the password must not be one or two characters repeated",
 };
 
+/** Operators at work (setup, a password change, the CLI): the known lane, never refused. */
 export function hashPassword(password: string): Promise<string> {
-  return passwordSlots(() => Bun.password.hash(password, { algorithm: "argon2id" }));
+  return passwordSlots.run(() => Bun.password.hash(password, { algorithm: "argon2id" }));
 }
 
 let dummy: Promise<string> | null = null;
 
 /**
- * Verifies against the stored hash, or, for an unknown name, against a hash of nothing in
- * particular, so a wrong name and a wrong password take the same time (no name probing).
+ * Checks against the stored hash, or, for an unknown name, against a hash of nothing in
+ * particular, so a wrong name and a wrong password take the same time (no name probing). A
+ * damaged hash logs nobody in. Runs inside the slot it was given (never takes a second one).
  */
-export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+async function check(password: string, hash: string | null): Promise<boolean> {
   if (hash === null) {
-    dummy ??= hashPassword("xpay: no such operator");
-    const decoy = await dummy;
-    await passwordSlots(() => Bun.password.verify(password, decoy));
+    dummy ??= Bun.password.hash("xpay: no such operator", { algorithm: "argon2id" });
+    await Bun.password.verify(password, await dummy);
     return false;
   }
   try {
-    return await passwordSlots(() => Bun.password.verify(password, hash));
+    return await Bun.password.verify(password, hash);
   } catch {
-    return false; // a damaged hash logs nobody in
+    return false;
   }
+}
+
+/** A logged-in operator's own password (the current one, before a change): the known lane. */
+export function verifyPassword(password: string, hash: string | null): Promise<boolean> {
+  return passwordSlots.run(() => check(password, hash));
+}
+
+/**
+ * A login's check: a known browser in the known lane, a stranger behind, or BUSY at once when the
+ * strangers' queue is full.
+ */
+export function verifyLogin(password: string, hash: string | null, known: boolean): Promise<boolean | typeof BUSY> {
+  return known ? passwordSlots.run(() => check(password, hash)) : passwordSlots.tryRun(() => check(password, hash));
 }

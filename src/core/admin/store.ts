@@ -70,6 +70,41 @@ export interface AuditFilter {
   limit: number;
 }
 
+/** One counter of failed console logins: a typed user name (case folded), a browser, a minute, an address. */
+export interface LoginCounter {
+  user: string;
+  /** '' for a browser that never logged in as this user; else the known browser's key. */
+  device: string;
+  /** Start of the minute (epoch seconds, a multiple of 60). */
+  window: number;
+  ip: string;
+}
+
+export interface LoginFailureSummary extends LoginCounter {
+  /** Attempts whose password was checked and was wrong (and, for a moment, those being checked). */
+  failed: number;
+  /** Attempts turned away unchecked: throttled, or the password queue was full. */
+  refused: number;
+  firstAt: number;
+  lastAt: number;
+}
+
+/** The `failed` count of one minute. */
+export interface WindowCount {
+  window: number;
+  failed: number;
+}
+
+/** What the login throttle reads: failed counts per minute since a time, in three scopes. */
+export interface LoginWindows {
+  /** Unknown browsers at this address, any user name. */
+  ip: WindowCount[];
+  /** Unknown browsers on this user name, any address. */
+  user: WindowCount[];
+  /** This known browser (empty when the device is ''). */
+  device: WindowCount[];
+}
+
 export interface SetupUnit {
   tokenHash: string;
   now: number;
@@ -113,6 +148,18 @@ export interface AdminStore {
   setupTokenValid(tokenHash: string, now: number): Promise<boolean>;
   /** First run: creates the first operator and its session and burns every setup token, only while no operator exists. */
   completeSetup(unit: SetupUnit): Promise<SetupResult>;
+
+  /**
+   * Adds to one login counter (`failed` may be -1: the attempt counted before its check succeeded,
+   * or was never checked); created when missing, deleted once both counts are 0.
+   */
+  countLogin(key: LoginCounter, add: { failed: number; refused: number }, at: number): Promise<void>;
+  /** Failed counts per minute from `since` on, oldest first, for the throttle (three scopes). */
+  loginWindows(q: { user: string; ip: string; device: string; since: number }): Promise<LoginWindows>;
+  /** Counters from `since` on (optionally of one user name), newest minute first, at most `limit`. */
+  listLoginFailures(q: { since: number; user?: string; limit: number }): Promise<LoginFailureSummary[]>;
+  /** Deletes up to `batch` counters of minutes before `before`; returns how many. */
+  pruneLoginFailures(before: number, batch: number): Promise<number>;
 
   appendAudit(entry: NewAuditEntry): Promise<number>;
   /** Newest first (oldest first with `afterId`, then reversed by the caller). */

@@ -6,6 +6,7 @@ import type { SQL } from "bun";
 import type { AdminStore, OperatorSession, SetupResult } from "../../core/admin/store.ts";
 import { publicOperator, toOperator, toSession } from "../sqlite/admin.ts";
 import { appendAudit, listAudit } from "./admin-audit.ts";
+import { countLogin, listLoginFailures, loginWindows, pruneLoginFailures } from "./admin-logins.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
@@ -102,6 +103,11 @@ export class PostgresAdminStore implements AdminStore {
       const session = await insertSession(tx, operator.id, u.session.tokenHash, u.now, u.session.ip, u.session.userAgent);
       return { kind: "done", operator: { ...operator, lastLoginAt: u.now }, session };
     });
+
+  countLogin: AdminStore["countLogin"] = async (key, add, at) => countLogin(await this.db(), key, add, at);
+  loginWindows: AdminStore["loginWindows"] = async (q) => loginWindows(await this.db(), q);
+  listLoginFailures: AdminStore["listLoginFailures"] = async (q) => listLoginFailures(await this.db(), q);
+  pruneLoginFailures: AdminStore["pruneLoginFailures"] = async (before, batch) => pruneLoginFailures(await this.db(), before, batch);
 
   appendAudit: AdminStore["appendAudit"] = async (e) => appendAudit(await this.db(), e);
   listAudit: AdminStore["listAudit"] = async (f) => listAudit(await this.db(), f);

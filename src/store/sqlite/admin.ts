@@ -4,6 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { AdminStore, LiveWindow, Operator, OperatorSession, OperatorWithHash, SetupResult } from "../../core/admin/store.ts";
 import { appendAudit, listAudit } from "./admin-audit.ts";
+import { countLogin, listLoginFailures, loginWindows, pruneLoginFailures } from "./admin-logins.ts";
 import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
@@ -135,6 +136,11 @@ export class SqliteAdminStore implements AdminStore {
       const session = this.insertSession(operator.id, u.session.tokenHash, u.now, u.session.ip, u.session.userAgent);
       return { kind: "done", operator: { ...operator, lastLoginAt: u.now }, session };
     });
+
+  countLogin: AdminStore["countLogin"] = async (key, add, at) => countLogin(this.db, key, add, at);
+  loginWindows: AdminStore["loginWindows"] = async (q) => loginWindows(this.db, q);
+  listLoginFailures: AdminStore["listLoginFailures"] = async (q) => listLoginFailures(this.db, q);
+  pruneLoginFailures: AdminStore["pruneLoginFailures"] = async (before, batch) => pruneLoginFailures(this.db, before, batch);
 
   appendAudit: AdminStore["appendAudit"] = async (e) => appendAudit(this.db, e);
   listAudit: AdminStore["listAudit"] = async (f) => listAudit(this.db, f);
