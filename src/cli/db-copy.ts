@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
+import { findTestData, testDatabaseProblem } from "../core/dev/test-data.ts";
 import { ForeignDatabaseError } from "../store/postgres/migrate.ts";
 import { describePostgresUrl, isPostgresUrl } from "../store/postgres/url.ts";
 import { copyDatabase } from "../store/copy/copy.ts";
@@ -14,6 +15,7 @@ import { pgSource } from "../store/copy/pg-source.ts";
 import { pgTarget } from "../store/copy/pg-target.ts";
 import { sqliteSource } from "../store/copy/sqlite-source.ts";
 import { sqliteTarget } from "../store/copy/sqlite-target.ts";
+import { TestDataError } from "../store/copy/leave-out.ts";
 import { CopyError, type CopySource, type CopyTarget } from "../store/copy/types.ts";
 import { type Cli, CliError, printJson } from "./context.ts";
 import { openFor } from "./database.ts";
@@ -54,6 +56,9 @@ function openTarget(to: string): CopyTarget {
 function worded(e: unknown, from: string, to: string): CliError {
   if (e instanceof CliError) return e;
   if (e instanceof CopyError) return new CliError(e.message);
+  if (e instanceof TestDataError) {
+    return new CliError(`${testDatabaseProblem(`source ${e.where}`, e.what)}; a copy would carry them into production: add --drop-test-data to copy without them (the test settings, the test merchant and every row of theirs)`);
+  }
   if (e instanceof ForeignDatabaseError) return new CliError(`destination ${describe(to)} holds tables of another application (no xpay schema); give an empty database`);
   const why = e instanceof Error ? e.message : String(e);
   return new CliError(`db copy from ${describe(from)} to ${describe(to)} failed: ${why}`);
@@ -68,15 +73,17 @@ export function register(program: Command, _cli: Cli): void {
     .description("copy every row of an xpay database into an empty one: SQLite to PostgreSQL, PostgreSQL to SQLite (or the same engine); one transaction, counts verified")
     .requiredOption("--from <path-or-url>", "the source: a SQLite file or a postgres:// URL, at this xpay's schema version (read in one snapshot, never written)")
     .requiredOption("--to <path-or-url>", "the destination: a new or empty SQLite file, or an empty PostgreSQL database (its schema is created)")
+    .option("--drop-test-data", "the source was made by `xpay dev`: leave its test keys, its mark and its test merchant (with every row of theirs) out of the copy; without it such a source is refused")
     .option("--json", "print JSON")
     .addHelpText(
       "after",
       examples(
         "xpay db copy --from /var/lib/xpay/xpay.db --to postgres://xpay@127.0.0.1/xpay",
         "xpay db copy --from postgres://xpay@db.internal/xpay --to ./xpay-from-pg.db",
+        "xpay db copy --from ./xpay-dev.db --to /var/lib/xpay/xpay.db --drop-test-data   # keep what you set up under xpay dev, not its public test keys",
       ),
     )
-    .action(async (o: { from: string; to: string; json?: boolean }) => {
+    .action(async (o: { from: string; to: string; dropTestData?: boolean; json?: boolean }) => {
       if (sameDatabase(o.from, o.to)) throw new CliError(`--from and --to name the same database (${describe(o.from)}); give another destination`);
       if (!isPostgresUrl(o.from) && !existsSync(o.from)) throw new CliError(`no database at ${o.from} (--from): give the SQLite file or the postgres:// URL to copy from`);
       const started = performance.now();
@@ -84,7 +91,7 @@ export function register(program: Command, _cli: Cli): void {
       let result: Awaited<ReturnType<typeof copyDatabase>>;
       try {
         source = openSource(o.from);
-        result = await copyDatabase(source, () => openTarget(o.to));
+        result = await copyDatabase(source, () => openTarget(o.to), { testData: { find: findTestData, drop: o.dropTestData === true } });
       } catch (e) {
         throw worded(e, o.from, o.to);
       } finally {
@@ -94,7 +101,8 @@ export function register(program: Command, _cli: Cli): void {
       const rows = result.tables.reduce((a, t) => a + t.rows, 0);
       const from = describe(o.from);
       const to = describe(o.to);
-      if (o.json) return printJson({ from, to, version: result.version, tables: Object.fromEntries(result.tables.map((t) => [t.name, t.rows])), rows, audited: result.audited, verified: true, seconds });
+      const left = result.left ? { left_out: { what: result.left.what, tables: Object.fromEntries(result.left.tables.map((t) => [t.name, t.rows])) } } : {};
+      if (o.json) return printJson({ from, to, version: result.version, tables: Object.fromEntries(result.tables.map((t) => [t.name, t.rows])), rows, audited: result.audited, verified: true, seconds, ...left });
       console.log(`${pc.green("copied")} ${from} -> ${to} ${pc.dim(`(schema version ${result.version})`)}`);
       const width = Math.max(...result.tables.map((t) => t.name.length));
       for (const t of result.tables) {
@@ -102,5 +110,9 @@ export function register(program: Command, _cli: Cli): void {
         console.log(`  ${t.name.padEnd(width)}  ${String(t.rows).padStart(9)}${note}`);
       }
       console.log(`${pc.green("verified")} ${result.tables.length} tables, ${rows} rows: the destination holds the same counts ${pc.dim(`(${seconds} s)`)}`);
+      if (result.left) {
+        const rowsLeft = result.left.tables.map((t) => `${t.name} ${t.rows}`).join(", ");
+        console.log(`${pc.yellow("left out")} test data: ${result.left.what.join(", ")} ${pc.dim(`(rows: ${rowsLeft}); the copy gets a new platform key pair when it first serves`)}`);
+      } else if (o.dropTestData) console.log(pc.dim("no test data in the source: nothing left out"));
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { refreshGroups } from "../core/clients/keyed.ts";
+import { testDatabaseProblem, testSettingsIn } from "../core/dev/test-data.ts";
 import { forceBlockPrivate } from "../core/notify/target.ts";
 import { formatIsoLocal, formatLocal } from "../core/time.ts";
 import { registerInstance, secondInstanceMessage } from "../server/instances.ts";
@@ -62,6 +63,9 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   const admin = adminPlacement(o, { host, port });
 
   const gw = cli.open({ baseUrl, trustProxy, baseUrlExplicit: explicitBase !== undefined });
+  // xpay dev's public platform key signs a V2 "paid" anyone can forge: never served for real.
+  const test = testSettingsIn(await gw.store.getSettings());
+  if (test.length > 0) throw new CliError(testDatabaseRefusal(where, test));
   const log = createLogger(format, undefined, (await gw.settings()).str("timezone"));
   gw.log = log;
   if (o.notifyBlockPrivate || process.env.XPAY_NOTIFY_BLOCK_PRIVATE === "1") forceBlockPrivate(gw);
@@ -113,6 +117,11 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
     `${pc.green("xpay listening")} on ${pc.bold(server.url)}  ${pc.dim(`db ${where}  base url ${gw.baseUrl}  times in ${log.timeZone}`)}`,
   );
   await announceConsole(gw, log, admin, server.adminUrl ?? (explicitBase ?? `http://${shownHost}:${server.port}`));
+}
+
+/** One line: which database, what of xpay dev it holds, how to begin a real one (or keep what was set up). */
+export function testDatabaseRefusal(where: string, found: string[]): string {
+  return `${testDatabaseProblem(`database ${where}`, found)}; xpay serve never runs on a test database: begin a real one with \`xpay --db /var/lib/xpay/xpay.db serve\` (a new file, or an empty postgres:// database), or keep what you set up with \`xpay db copy --from ${where} --to NEW --drop-test-data\``;
 }
 
 /** One line: which file, what the check found, what to do. */

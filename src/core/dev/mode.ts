@@ -1,7 +1,7 @@
 // What makes `xpay dev` a test gateway, in one place: the seeded test values (chosen to be the
 // merchant guide's example merchant, so every example of the guide runs against `xpay dev`
 // unchanged), the compressed retry schedule and the marks every answer carries. `xpay serve`
-// imports nothing from src/core/dev.
+// imports only test-data.ts from src/core/dev, to refuse a database this command made.
 import type { PayType } from "../order-input.ts";
 
 /** The guide's example merchant: pid 1001 and its AppSecret (docs/merchant-guide.md). */

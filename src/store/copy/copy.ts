@@ -5,7 +5,10 @@
 // is written in one transaction, batch after batch in key order (memory stays one batch), parents
 // before children. After the commit, every table's count in the destination is compared with the
 // source's. The copy is appended to the destination's audit log as `db.copy`: that database's
-// history otherwise starts with rows nobody there wrote.
+// history otherwise starts with rows nobody there wrote. A source holding test data (`xpay dev`'s
+// public keys and merchant) is refused before the destination is opened, unless the caller asks to
+// leave that data behind (leave-out.ts).
+import { LeaveOut, type LeaveOutRule, TestDataError } from "./leave-out.ts";
 import { planCopy } from "./plan.ts";
 import { CopyError, type CopySource, type CopyTarget, type SourceSnapshot } from "./types.ts";
 import { checkRow } from "./values.ts";
@@ -16,7 +19,12 @@ export interface CopyResult {
   tables: { name: string; rows: number }[];
   /** The `db.copy` entry appended to the destination's audit_log (counted in its verification). */
   audited: boolean;
+  /** Test data left behind: what it was and the rows per table; null when the source held none. */
+  left: { what: string[]; tables: { name: string; rows: number }[] } | null;
 }
+
+/** Reads a source table whole, as records (only for small ones: settings, merchants). */
+export type TableReader = (table: string) => Promise<Record<string, unknown>[]>;
 
 export interface CopyOptions {
   /** Rows read and written at a time. */
@@ -25,6 +33,11 @@ export interface CopyOptions {
   now?: () => number;
   /** false: no `db.copy` entry (xpay backup on PostgreSQL: the file is an exact copy). */
   audit?: boolean;
+  /**
+   * Finds test data in the source (core/dev/test-data.ts); with `drop` it is left out of the copy,
+   * without it a source holding any is refused (TestDataError) and nothing is written.
+   */
+  testData?: { find(rows: TableReader): Promise<LeaveOutRule | null>; drop: boolean };
 }
 
 const AUDIT_TABLE = "audit_log";
@@ -47,8 +60,11 @@ export async function copyDatabase(source: CopySource, openTarget: () => CopyTar
   try {
     const copied = await source.snapshot(async (s) => {
       checkVersion("source", source.where, s.version, source.latest);
+      const rule = o.testData ? await o.testData.find(reader(s)) : null;
+      if (rule && !o.testData!.drop) throw new TestDataError(source.where, rule.what);
       opened.target = openTarget();
-      return fill(source, s, opened.target, o.batch ?? 1000, o.audit === false ? null : (o.now ?? (() => Math.floor(Date.now() / 1000))));
+      const leave = rule ? { rule, out: new LeaveOut(rule, s.tables) } : null;
+      return fill(source, s, opened.target, o.batch ?? 1000, o.audit === false ? null : (o.now ?? (() => Math.floor(Date.now() / 1000))), leave);
     });
     await verify(opened.target!, copied);
     return copied;
@@ -57,9 +73,21 @@ export async function copyDatabase(source: CopySource, openTarget: () => CopyTar
   }
 }
 
-/** Refuses a destination that cannot take the copy, then writes it in one transaction. */
-/** `now` null: no audit entry. */
-async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, batch: number, now: (() => number) | null): Promise<CopyResult> {
+function reader(s: SourceSnapshot): TableReader {
+  return async (name) => {
+    const t = s.tables.find((x) => x.name === name);
+    if (!t) return [];
+    const out: Record<string, unknown>[] = [];
+    for await (const rows of s.batches(t, 1000)) for (const r of rows) out.push(Object.fromEntries(t.columns.map((c, i) => [c.name, r[i]])));
+    return out;
+  };
+}
+
+/**
+ * Refuses a destination that cannot take the copy, then writes it in one transaction. `now` null:
+ * no audit entry; `leave`: rows left behind (counted, never written).
+ */
+async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, batch: number, now: (() => number) | null, leave: { rule: LeaveOutRule; out: LeaveOut } | null): Promise<CopyResult> {
   if (target.latest < s.version) {
     throw new CopyError(`this xpay's schema on ${target.where} stops at version ${target.latest}, the source is at ${s.version}; copy with an xpay that has both; nothing was copied`);
   }
@@ -79,22 +107,27 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
       for (const t of tables) {
         const expected = await s.count(t);
         let n = 0;
+        let written = 0;
         for await (const rows of s.batches(t, batch)) {
-          await w.insert(t, rows.map((r, i) => checkRow(t, r, n + i + 1)));
+          const kept = leave ? leave.out.keep(t, rows) : rows;
+          if (kept.length > 0) await w.insert(t, kept.map((r, i) => checkRow(t, r, written + i + 1)));
           n += rows.length;
+          written += kept.length;
         }
         if (n !== expected) throw new CopyError(`table ${t.name}: read ${n} rows where the snapshot counts ${expected}`);
-        done.push({ name: t.name, rows: n });
+        done.push({ name: t.name, rows: written });
       }
       await w.finish(tables, await s.highWater());
       const rows = done.reduce((a, t) => a + t.rows, 0);
-      if (audited) await w.audit({ at: now!(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows } });
+      const left = leave ? { left_out: { what: leave.rule.what, rows: Object.fromEntries(leave.out.counts) } } : {};
+      if (audited) await w.audit({ at: now!(), action: "db.copy", target: "database", after: { from: source.where, version: s.version, tables: done.length, rows, ...left } });
     });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new CopyError(`${why}; nothing was committed (${target.where} keeps its schema and no rows: correct the cause and copy again)`);
   }
-  return { version: s.version, tables: done, audited };
+  const left = leave ? { what: leave.rule.what, tables: [...leave.out.counts].map(([name, rows]) => ({ name, rows })) } : null;
+  return { version: s.version, tables: done, audited, left };
 }
 
 /** After the commit, as a later reader sees it: every table holds what was copied into it. */

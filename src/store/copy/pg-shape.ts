@@ -2,7 +2,7 @@
 // columns with their kind, the primary key in key order, the tables its foreign keys reference,
 // the identity columns and their sequences. xpay_migrations is the version's bookkeeping, not data.
 import type { SQL } from "bun";
-import { type ColumnKind, CopyError, type TableShape } from "./types.ts";
+import { type ColumnKind, CopyError, type ForeignKey, type TableShape } from "./types.ts";
 
 export const BOOKKEEPING = "xpay_migrations";
 
@@ -36,14 +36,31 @@ export async function pgShapes(sql: SQL): Promise<TableShape[]> {
     FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
     JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = current_schema() AND k.contype = 'f'`) as { t: string; parent: string }[];
+  const fkColumns = (await sql`
+    SELECT k.oid AS id, c.relname AS t, p.relname AS parent, a.attname AS col, pa.attname AS parent_col
+    FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace
+    CROSS JOIN LATERAL unnest(k.conkey, k.confkey) WITH ORDINALITY AS u(attnum, parent_attnum, pos)
+    JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum
+    JOIN pg_attribute pa ON pa.attrelid = k.confrelid AND pa.attnum = u.parent_attnum
+    WHERE n.nspname = current_schema() AND k.contype = 'f'
+    ORDER BY k.oid, u.pos`) as { id: unknown; t: string; parent: string; col: string; parent_col: string }[];
   const shapes = new Map<string, TableShape>();
   for (const r of columns) {
-    const s = shapes.get(r.t) ?? { name: r.t, columns: [], key: [], parents: [] };
+    const s = shapes.get(r.t) ?? { name: r.t, columns: [], key: [], parents: [], refs: [] };
     s.columns.push({ name: r.col, kind: kindOf(r.t, r.col, r.type) });
     shapes.set(r.t, s);
   }
   for (const r of keys) shapes.get(r.t)?.key.push(r.col);
   for (const r of refs) if (r.parent !== r.t) shapes.get(r.t)?.parents.push(r.parent);
+  const foreign = new Map<string, ForeignKey & { table: string }>();
+  for (const r of fkColumns) {
+    const k = foreign.get(String(r.id)) ?? { table: r.t, columns: [], parent: r.parent, parentColumns: [] };
+    k.columns.push(r.col);
+    k.parentColumns.push(r.parent_col);
+    foreign.set(String(r.id), k);
+  }
+  for (const { table, ...k } of foreign.values()) shapes.get(table)?.refs.push(k);
   return [...shapes.values()];
 }
 

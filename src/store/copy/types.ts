@@ -21,6 +21,14 @@ export interface TableShape {
   key: string[];
   /** Tables this one references (foreign keys): they are written first. */
   parents: string[];
+  /** The foreign keys themselves, column by column (a copy that leaves rows out follows them to their children). */
+  refs: ForeignKey[];
+}
+
+export interface ForeignKey {
+  columns: string[];
+  parent: string;
+  parentColumns: string[];
 }
 
 /** What the source holds, read inside its snapshot. */
