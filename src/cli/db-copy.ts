@@ -7,7 +7,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
-import { findTestData, testDatabaseProblem } from "../core/dev/test-data.ts";
+import { findTestData, testDatabaseProblem } from "../core/test-database.ts";
 import { ForeignDatabaseError } from "../store/postgres/migrate.ts";
 import { describePostgresUrl, isPostgresUrl } from "../store/postgres/url.ts";
 import { copyDatabase } from "../store/copy/copy.ts";

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { parseReportFilter, REPORT_KINDS, REPORT_OUTCOMES } from "../core/browse/report-query.ts";
+import { startOfDay } from "../core/ids.ts";
 import { assignReportAs } from "../core/order-actions.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
@@ -57,6 +58,24 @@ export function register(program: Command, cli: Cli): void {
           ["source", "reason", "count", "first_seen", "last_seen"],
         );
       }
+    });
+  report
+    .command("bounds")
+    .description("unmatched reports per signer and day: stored, and counted past report_unmatched_daily (not stored)")
+    .addHelpText("after", examples("xpay report bounds", "xpay report bounds --days 30 --json"))
+    .option("--days <n>", "this many days back, today included", "7")
+    .option("--json", "print JSON")
+    .action(async (o: { days: string; json?: boolean }) => {
+      const gw = cli.open();
+      const days = Math.min(intArg("--days", o.days, { min: 1 })!, 3650);
+      const since = startOfDay(gw.clock.now()) - (days - 1) * 86_400;
+      const rows = (await gw.store.listReportBounds({ sinceDay: since, limit: 1000 })).map((b) => {
+        const cut = b.key.lastIndexOf(":");
+        // Days are China days (UTC+8), as the daily limits.
+        return { day: new Date((b.day + 8 * 3600) * 1000).toISOString().slice(0, 10), signer: b.key.slice(0, cut), kind: b.key.slice(cut + 1), stored: b.stored, not_stored: b.dropped, last_at: showTime(b.lastAt) };
+      });
+      if (o.json) return printJson({ bound: (await gw.settings()).int("report_unmatched_daily"), rows });
+      printTable(rows, ["day", "signer", "kind", "stored", "not_stored", "last_at"]);
     });
   report
     .command("assign <report_id> <trade_no>")

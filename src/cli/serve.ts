@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { refreshGroups } from "../core/clients/keyed.ts";
-import { testDatabaseProblem, testSettingsIn } from "../core/dev/test-data.ts";
+import { testDatabaseProblem, testSettingsIn } from "../core/test-database.ts";
 import { forceBlockPrivate } from "../core/notify/target.ts";
 import { formatIsoLocal, formatLocal } from "../core/time.ts";
 import { registerInstance, secondInstanceMessage } from "../server/instances.ts";

@@ -3,17 +3,22 @@
 // wakes the notification worker afterwards.
 import type { Gateway } from "./gateway.ts";
 import { type PaymentFacts, payUnit } from "./pay-order.ts";
+import { boundedResult, unmatchedBound } from "./report-bounds.ts";
 import { isPayable, type MatchDecision, type MatchView, matchPayment, type PaymentClaim, whyNotPayable } from "./report-match.ts";
 import type { MonitorClient, NonceClaim, ReportRecord, SettleReportResult } from "./store.ts";
 import type { Merchant } from "./types.ts";
 
-export type ReportInput = Omit<ReportRecord, "outcome" | "reason" | "tradeNo" | "createdAt">;
+/** `signer`: who answers for the report when not its merchant's secret (report-bounds.ts signerOf). */
+export type ReportInput = Omit<ReportRecord, "outcome" | "reason" | "tradeNo" | "createdAt"> & { signer?: string };
 
-async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts, nonce?: NonceClaim) {
+async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts, nonce?: NonceClaim) {
   const window = (await gw.settings()).int("match_window");
   const now = gw.clock.now();
   const byPid = new Map(merchants.map((m) => [m.pid, m]));
-  const result = await gw.store.settleReport({
+  const { signer, ...report } = input;
+  const bound = await unmatchedBound(gw, report, signer);
+  const settled = await gw.store.settleReport({
+    bound,
     report: { ...report, outcome: "unmatched", reason: "", tradeNo: null, createdAt: now },
     decide: (view) => {
       const d = decide(view, now, window);
@@ -25,6 +30,7 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
     pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
     nonce,
   });
+  const result = boundedResult(settled, bound);
   if (result.replayed) {
     gw.metrics.report(report.kind, "duplicate");
     gw.log.event("report", { kind: report.kind, pid: report.pid, outcome: "duplicate", reason: "replayed timestamp" });
@@ -33,7 +39,7 @@ async function settle(gw: Gateway, report: ReportInput, decide: (v: MatchView, n
   if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
   if (result.pay?.kind === "paid") gw.metrics.orderPaid(result.pay.order);
   gw.metrics.report(report.kind, result.outcome);
-  gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason });
+  gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason, ...(result.reportId === null ? { stored: false } : {}) });
   return result;
 }
 

@@ -125,11 +125,30 @@ export interface RefusalCount {
   lastSeen: number;
 }
 
-/** One batch of the retention prune (core/retention.ts); times in seconds except attempts (ms). */
+/** One batch of the retention prune (core/retention.ts); times in seconds except attempts (ms); 0 prunes nothing. */
 export interface PruneBatch {
   reportsBefore: number;
+  /** Unmatched reports with an amount (money that paid no order) created before this; absent: none. */
+  unmatchedBefore?: number;
   attemptsBeforeMs: number;
   batch: number;
+}
+
+/** At most `max` unmatched reports of one signer (`key`) are stored on `day` (core/report-bounds.ts). */
+export interface ReportBound {
+  key: string;
+  /** Unix seconds of the day's start. */
+  day: number;
+  max: number;
+}
+
+/** One signer's unmatched reports of one day: stored, and counted past the bound (not stored). */
+export interface ReportBoundCount {
+  key: string;
+  day: number;
+  stored: number;
+  dropped: number;
+  lastAt: number;
 }
 
 /** The start check of the database file (serve): sound, damaged, or still running after the wait. */
@@ -153,10 +172,13 @@ export interface SettleReportUnit {
   pay: (order: Order) => PayUnit;
   /** Claimed in the same transaction: a timestamp the client used before settles nothing (`replayed`). */
   nonce?: NonceClaim;
+  /** An unmatched outcome past this bound is counted, not stored. */
+  bound?: ReportBound | null;
 }
 
 export interface SettleReportResult {
-  reportId: number;
+  /** null: unmatched past its signer's daily bound, counted and not stored. */
+  reportId: number | null;
   outcome: ReportRecord["outcome"];
   reason: string;
   tradeNo: string | null;
@@ -334,6 +356,10 @@ export interface Store {
 
   /** With `nonce`: a timestamp the client used before stores nothing ({id: 0, duplicate: true, replayed: true}). */
   insertReport(r: ReportRecord, nonce?: NonceClaim): Promise<{ id: number; duplicate: boolean; replayed?: boolean }>;
+  /** insertReport within its signer's daily bound: an unmatched report past it is counted, not stored (id null). */
+  insertBoundedReport(r: ReportRecord, bound: ReportBound | null, nonce?: NonceClaim): Promise<{ id: number | null; duplicate: boolean; replayed?: boolean }>;
+  /** The daily counters of unmatched reports from `sinceDay` on, with at least `minStored` stored; newest day first. */
+  listReportBounds(filter: { sinceDay: number; minStored?: number; limit: number }): Promise<ReportBoundCount[]>;
   listReports(filter: { pid?: number; outcome?: string; limit?: number }): Promise<StoredReport[]>;
   settleReport(unit: SettleReportUnit): Promise<SettleReportResult>;
   /** The operator pays an order with an unmatched report: both change in one commit, or neither. */

@@ -9,7 +9,10 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { DEV_PLATFORM_PUBLIC_KEY } from "../../src/core/dev/keys.ts";
+import { createHash } from "node:crypto";
+import { DEV_MERCHANT_PUBLIC_KEY, DEV_PLATFORM_PRIVATE_KEY, DEV_PLATFORM_PUBLIC_KEY } from "../../src/core/dev/keys.ts";
+import { DEV_PID, DEV_SECRET } from "../../src/core/dev/mode.ts";
+import { TEST_FINGERPRINTS, TEST_PID } from "../../src/core/test-database.ts";
 import { snapshot } from "../cli/run-cli.ts";
 import { tempDir } from "../helpers.ts";
 import { ROOT, startDev } from "./dev-process.ts";
@@ -59,6 +62,15 @@ const rows = (path: string, sql: string) => {
 };
 
 let devTradeNo = "";
+
+test("what serve recognises (by SHA-256, loading no test mode) is exactly what xpay dev seeds", () => {
+  const sha = (v: string) => createHash("sha256").update(v).digest("hex");
+  expect({ ...TEST_FINGERPRINTS } as Record<string, string>).toEqual({
+    platformPrivateKey: sha(DEV_PLATFORM_PRIVATE_KEY), platformPublicKey: sha(DEV_PLATFORM_PUBLIC_KEY),
+    merchantPublicKey: sha(DEV_MERCHANT_PUBLIC_KEY), merchantSecret: sha(DEV_SECRET),
+  });
+  expect(TEST_PID).toBe(DEV_PID);
+});
 
 test("setup: xpay dev --db makes a test database with an order; the operator adds a merchant of his own to it", async () => {
   const dev = await startDev(["--db", db, "dev", "--port", "0"]);

@@ -1,7 +1,11 @@
 // Issue 14 item 4 (retention): reports that recorded no payment and the attempt log of finished
-// notifications are deleted after their retention; reports of a payment (the ledger, and the
+// notifications are deleted after their retention; reports that paid an order (the ledger, and the
 // dedupe keys a re-sent payment is checked against) and a pending notification's attempts never.
+// Issue 27 item 6: unmatched money (a report that paid no order) after its own, longer retention,
+// unless the operator assigned it to an order: then it paid that order and stays with it.
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { CLI_ACTOR } from "../../src/core/admin/audit.ts";
+import { assignReportAs } from "../../src/core/order-actions.ts";
 import { pruneHistory } from "../../src/core/retention.ts";
 import { startRetention } from "../../src/server/retention-loop.ts";
 import { harness, type Harness, seed } from "../helpers.ts";
@@ -50,7 +54,7 @@ test("after report_retention_days, only the reports of a payment remain; re-send
 
   h.clock.advance(2 * DAY); // 31 days: past the default 30
   const n = await pruneHistory(h.gw);
-  expect(n).toMatchObject({ reports: 4, counters: 1 });
+  expect(n).toMatchObject({ reports: 4, counters: 3 }); // the refusal counter, the day counters of the unmatched bound
   expect(await outcomes()).toEqual(["amount:matched", "amount:unmatched"]);
   expect(await h.gw.store.listRefusalCounts({})).toEqual([]);
 
@@ -60,6 +64,32 @@ test("after report_retention_days, only the reports of a payment remain; re-send
   const again = await amountReport(h, 1000, { pay_time: "2026-01-01 10:00:00" });
   expect(again.body.data.outcome).toBe("duplicate");
   expect((await h.gw.store.getOrder(next.trade_no))!.status).toBe(1);
+});
+
+test("unmatched money goes after unmatched_retention_days (90); one the operator assigned to an order stays with it", async () => {
+  const order = await createOrder(h, { money: "30.00" });
+  const short = await amountReport(h, 2999, { pay_time: "2026-01-01 11:00:00" }); // the payer paid 29.99
+  const stray = await amountReport(h, 4321, { pay_time: "2026-01-01 11:05:00" });
+  expect([short.body.data.outcome, stray.body.data.outcome]).toEqual(["unmatched", "unmatched"]);
+  const assigned = await assignReportAs(h.gw, CLI_ACTOR, short.body.data.report_id, order.trade_no, "payer paid 29.99 for 30.00");
+  expect(assigned.ok).toBe(true);
+
+  h.clock.advance(89 * DAY);
+  await pruneHistory(h.gw);
+  expect((await h.gw.store.listReports({ limit: 100 })).map((r) => r.id).sort()).toEqual([short.body.data.report_id, stray.body.data.report_id].sort());
+  h.clock.advance(2 * DAY);
+  expect((await pruneHistory(h.gw)).reports).toBe(1);
+  const left = await h.gw.store.listReports({ limit: 100 });
+  expect(left.map((r) => [r.id, r.outcome, r.tradeNo])).toEqual([[short.body.data.report_id, "matched", order.trade_no]]);
+  expect((await h.gw.store.getOrder(order.trade_no))!.status).toBe(2);
+
+  // 0 keeps unmatched money forever.
+  const later = await amountReport(h, 5555, { pay_time: "2026-04-01 11:00:00" });
+  await h.gw.store.setSetting("unmatched_retention_days", "0");
+  h.gw.forgetSettings();
+  h.clock.advance(3650 * DAY);
+  await pruneHistory(h.gw);
+  expect((await h.gw.store.listReports({ limit: 100 })).map((r) => r.id)).toContain(later.body.data.report_id);
 });
 
 test("attempts of finished notifications go after attempt_retention_days; a pending one keeps its history", async () => {
@@ -82,6 +112,7 @@ test("0 keeps everything; the prune deletes in batches until done", async () => 
   await history();
   await h.gw.store.setSetting("report_retention_days", "0");
   await h.gw.store.setSetting("attempt_retention_days", "0");
+  await h.gw.store.setSetting("unmatched_retention_days", "0");
   h.gw.forgetSettings();
   h.clock.advance(3650 * DAY);
   expect(await pruneHistory(h.gw)).toEqual({ reports: 0, attempts: 0, counters: 0 });

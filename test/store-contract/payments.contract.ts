@@ -112,7 +112,7 @@ export function paymentsContract(ctx: Ctx): void {
     await account(s);
     const r = await s.settleReport(settleUnit(claim({ amount: 777 })));
     expect(r).toMatchObject({ outcome: "unmatched", reason: "no pending order matches amount 777, pay_type alipay", tradeNo: null, pay: null });
-    expect((await s.listReports({ outcome: "unmatched" }))[0]!.id).toBe(r.reportId);
+    expect((await s.listReports({ outcome: "unmatched" }))[0]!.id).toBe(r.reportId!);
   });
 
   test("insertReport: stores, dedupes by key among matched and unmatched only, lists newest first", async () => {
@@ -136,7 +136,7 @@ export function paymentsContract(ctx: Ctx): void {
     const o = await create(s, { amount: 5000 });
     const settled = await s.settleReport(settleUnit(claim({ amount: 4999 })));
     const unit = {
-      reportId: settled.reportId, tradeNo: o.tradeNo,
+      reportId: settled.reportId!, tradeNo: o.tradeNo,
       check: (r: Parameters<typeof assignProblem>[0], order: Parameters<typeof assignProblem>[1]) => assignProblem(r, order, POLICY.matchWindow),
       pay: () => payUnit(o.tradeNo, T0 + 30), note: () => "assigned by operator",
     };

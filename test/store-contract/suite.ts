@@ -17,6 +17,7 @@ import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
 import { reportGroupsContract } from "./report-groups.contract.ts";
+import { reportBoundsContract } from "./report-bounds.contract.ts";
 import { rulesContract } from "./rules.contract.ts";
 import { slotsContract } from "./slots.contract.ts";
 import { statsContract } from "./stats.contract.ts";
@@ -57,5 +58,6 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     slotsContract(ctx);
     devContract(ctx);
     devicesContract(ctx);
+    reportBoundsContract(ctx);
   });
 }

@@ -5,7 +5,7 @@ import type { TextKey } from "../i18n/index.ts";
 
 const GROUPS = [
   ["orders", "settings.group_orders", ["order_ttl", "max_offset", "max_offset_percent", "offset_direction", "match_window"]],
-  ["clients", "settings.group_clients", ["heartbeat_timeout", "require_online_client", "vmq_time_window", "smsforwarder_window", "report_merchant_secret", "third_account_secret", "report_retention_days", "client_history_days"]],
+  ["clients", "settings.group_clients", ["heartbeat_timeout", "require_online_client", "vmq_time_window", "smsforwarder_window", "report_merchant_secret", "third_account_secret", "report_retention_days", "unmatched_retention_days", "report_unmatched_daily", "client_history_days"]],
   ["notify", "settings.group_notify", ["notify_block_private", "notify_per_merchant", "notify_per_target", "attempt_retention_days"]],
   ["security", "settings.group_security", ["timestamp_window", "auth_fail_limit", "public_rate_limit", "lookup_miss_limit"]],
   ["cashier", "settings.group_cashier", ["pay_payed_wait_time", "pay_tip", "service_qq", "pay_account_tip", "pay_account_tip_cover", "pay_content", "audio_enable", "audio_content", "audio_url"]],

@@ -2,6 +2,7 @@
 // hold now; an instance that held before and is missing now has cleared (plan.ts resolves it).
 // Event conditions (a report, a given-up notification) are in events.ts.
 import { targetKey } from "../notify/fairness.ts";
+import { boundPid } from "../report-bounds.ts";
 import type { Thresholds } from "./settings.ts";
 import type { AlertFacts } from "./store.ts";
 import type { Condition, Finding } from "./types.ts";
@@ -126,6 +127,27 @@ export function unparsedMessages(f: AlertFacts, t: Thresholds): Finding[] {
   }));
 }
 
+/**
+ * A signer at today's bound of unmatched reports: the ones it sends now are counted, not stored
+ * (core/report-bounds.ts). A phone gone wrong, or a client secret in the wrong hands; it resolves
+ * when the day ends and a new count starts.
+ */
+export function reportBound(f: AlertFacts, t: Thresholds): Finding[] {
+  return f.atBound.map((b) => {
+    const [who, what] = [b.key.slice(0, b.key.lastIndexOf(":")), b.key.slice(b.key.lastIndexOf(":") + 1)];
+    const pid = boundPid(b.key);
+    return {
+      key: `report_bound:${b.key}`,
+      condition: "report_bound" as const,
+      title: `${who}: ${b.stored} unmatched ${what === "message" ? "messages" : "payment reports"} today, the daily bound; further ones are counted, not stored`,
+      detail: `${b.dropped} more counted, not stored so far (report_unmatched_daily ${t.reportBound}). A phone reporting in a loop, or its secret in someone else's hands: look at what it sent, and rotate its secret if it is not yours.`,
+      since: b.day,
+      refs: pid !== null ? { pid } : {},
+      command: `xpay report bounds; xpay report list${pid !== null ? ` --pid ${pid}` : ""} --outcome unmatched`,
+    };
+  });
+}
+
 /** Every state condition that is on, over one pass's facts. */
 export function stateFindings(f: AlertFacts, t: Thresholds, now: number): StateResult {
   // null: a list that is never cut (the unrecognised notifications are at most 500 rows in all).
@@ -137,6 +159,7 @@ export function stateFindings(f: AlertFacts, t: Thresholds, now: number): StateR
     ["merchant_failing", t.merchantFailingMin > 0, "failingMerchants", () => merchantFailing(f, t, now)],
     ["create_failures", t.createFailures > 0, "createFailures", () => createFailures(f, t)],
     ["unparsed_messages", t.unparsed > 0, null, () => unparsedMessages(f, t)],
+    ["report_bound", t.reportBound > 0, null, () => reportBound(f, t)],
   ];
   const on = all.filter(([, enabled]) => enabled);
   // A list cut at its limit still shows what fires, but not what cleared: nothing of it resolves.

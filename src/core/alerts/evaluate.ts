@@ -4,6 +4,7 @@
 // take a row either, so that alert goes straight to the channels from memory (throttled here), and
 // its "resolved" goes through the outbox once writes work again.
 import type { Gateway } from "../gateway.ts";
+import { startOfDay } from "../ids.ts";
 import { fromSenders } from "../rules/unparsed.ts";
 import { sendThrough, type SendOptions } from "./channels/send.ts";
 import { stateFindings } from "./conditions.ts";
@@ -79,7 +80,11 @@ export async function evaluateAlerts(gw: Gateway, o: Omit<SendOptions, "nowMs"> 
     createdSince: now - t.createWindow, limit: PASS_LIMIT,
   });
   // The rules' table, which `xpay rules unparsed` lists: one source for what the alert counts.
-  const facts: AlertFacts = { ...stored, unrecognised: t.unparsed > 0 ? await fromSenders(gw, { since: now - HOUR }) : [] };
+  const facts: AlertFacts = {
+    ...stored,
+    unrecognised: t.unparsed > 0 ? await fromSenders(gw, { since: now - HOUR }) : [],
+    atBound: t.reportBound > 0 ? await gw.store.listReportBounds({ sinceDay: startOfDay(now), minStored: t.reportBound, limit: PASS_LIMIT }) : [],
+  };
   const events = await alerts.readEvents(PASS_LIMIT);
   const state = stateFindings(facts, t, now);
   const found = eventFindings(events, t);

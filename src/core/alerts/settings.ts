@@ -18,6 +18,7 @@ export const ALERT_SETTINGS: SettingDef[] = [
   { key: "alert_create_window", default: "600", help: "Seconds over which alert_create_failures counts failed creations.", check: intIn(60, 86400) },
   { key: "alert_db_write", default: "1", help: "1: alert when the database refuses a write (full disk, read-only file); sent straight to the channels, since the outbox itself cannot be written then.", check: onOff },
   { key: "alert_unparsed", default: "3", help: "Alert when this many notifications from a payment sender (微信支付, 支付宝, QQ钱包...) matched no payment rule within an hour: the app may have changed its wording and payments are being missed. 0 = off.", check: intIn(0, 1000000) },
+  { key: "alert_report_bound", default: "1", help: "1: alert while a signer (a merchant's AppSecret, a client, the third-account secret) is at today's report_unmatched_daily bound: its further unmatched reports are counted, not stored; resolved when the day ends.", check: onOff },
   { key: "alert_throttle", default: "900", help: "Seconds: one alert (dedupe key) sends at most one firing message per this interval; a condition that flaps is held back and sent once if it still holds at the end. Its resolved message always follows a firing one that was sent.", check: intIn(0, 86400) },
 ];
 
@@ -35,6 +36,8 @@ export interface Thresholds {
   createWindow: number;
   dbWrite: boolean;
   unparsed: number;
+  /** The daily bound of unmatched reports, when its alert is on; 0: off (or no bound). */
+  reportBound: number;
   throttle: number;
 }
 
@@ -52,6 +55,7 @@ export function thresholds(s: { int(key: string): number }): Thresholds {
     createWindow: s.int("alert_create_window") || 600,
     dbWrite: s.int("alert_db_write") === 1,
     unparsed: s.int("alert_unparsed"),
+    reportBound: s.int("alert_report_bound") === 1 ? s.int("report_unmatched_daily") : 0,
     throttle: s.int("alert_throttle"),
   };
 }

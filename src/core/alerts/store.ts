@@ -2,6 +2,7 @@
 // behind them. Reads of facts are one read each and take no write lock; every write (a pass's
 // instance changes with its outbox rows and cursors, one attempt) is one short transaction.
 import type { UnparsedMessage } from "../rules/store.ts";
+import type { ReportBoundCount } from "../store.ts";
 import type { AlertInstance, AlertMessage } from "./types.ts";
 
 export type ChannelType = "webhook" | "telegram" | "dingtalk" | "feishu" | "wecom" | "serverchan" | "email";
@@ -23,6 +24,8 @@ export interface AlertFacts extends StoredFacts {
    * rules' own table (core/rules/unparsed.ts fromSenders), read by the pass, not by readFacts.
    */
   unrecognised: UnparsedMessage[];
+  /** Today's counters of the signers at the unmatched bound (core/report-bounds.ts), read by the pass. */
+  atBound: ReportBoundCount[];
 }
 
 /** What readFacts reads from the gateway's own tables. */

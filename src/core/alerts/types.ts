@@ -14,6 +14,7 @@ export const CONDITIONS = [
   "create_failures",
   "db_write",
   "unparsed_messages",
+  "report_bound",
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];
 

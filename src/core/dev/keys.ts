@@ -1,7 +1,7 @@
 // The fixed RSA key pairs of `xpay dev`: the dev merchant's V2 pair and the platform pair. They are
 // public test values (this file is in the source), fixed so a merchant's CI can keep them in its
-// test configuration and verify notifications across runs. Only `xpay dev` ever stores them; the
-// only other reader is test-data.ts, so that `serve` and `db copy` recognise (and refuse) them.
+// test configuration and verify notifications across runs. Only `xpay dev` ever stores them; no
+// other command reads this file (core/test-database.ts knows them by their SHA-256 only).
 const pem = (lines: string) => lines.trim() + "\n";
 
 export const DEV_MERCHANT_PRIVATE_KEY = pem(`

@@ -1,7 +1,7 @@
 // What makes `xpay dev` a test gateway, in one place: the seeded test values (chosen to be the
 // merchant guide's example merchant, so every example of the guide runs against `xpay dev`
 // unchanged), the compressed retry schedule and the marks every answer carries. `xpay serve`
-// imports only test-data.ts from src/core/dev, to refuse a database this command made.
+// imports nothing from src/core/dev (core/test-database.ts recognises a database this made).
 import type { PayType } from "../order-input.ts";
 
 /** The guide's example merchant: pid 1001 and its AppSecret (docs/merchant-guide.md). */
@@ -36,5 +36,5 @@ export const DEV_RETRY_DELAYS_S = [1, 2, 5, 10, 30, 60, 120, 300] as const;
 export const TEST_MODE_HEADER = "x-xpay-mode";
 export const TEST_MODE_VALUE = "test";
 
-/** Setting that marks a database `xpay dev` made; `xpay dev --db` refuses any other database. */
-export const DEV_MARKER_KEY = "dev_database";
+/** Setting that marks a database `xpay dev` made (defined with the rest of what marks one). */
+export { DEV_MARKER_KEY } from "../test-database.ts";

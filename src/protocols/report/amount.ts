@@ -3,6 +3,7 @@
 // is paid.
 import { claimScope, presenceOf, reporterAccounts, reporterMerchants } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
+import { reporterSigner } from "../../core/report-bounds.ts";
 import { accountFits } from "../../core/report-match.ts";
 import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
 import { accept, reply } from "./auth.ts";
@@ -20,7 +21,7 @@ export async function amountReport(gw: Gateway, request: Request, pidText: strin
   const watched = await reporterAccounts(gw, reporter);
   const r = await settlePaymentReport(
     gw,
-    { kind: "amount", pid, client: reporter.client?.name ?? (p.coll_user || p.uid || p.channel_code!), raw: rawOf(p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: amountReportKey(pid, p) },
+    { kind: "amount", pid, signer: reporterSigner(reporter), client: reporter.client?.name ?? (p.coll_user || p.uid || p.channel_code!), raw: rawOf("amount", p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: amountReportKey(pid, p) },
     {
       ...claimScope(reporter, watched), amount, payType: p.pay_type!, channelCode: p.channel_code!, accountId, subAccount: "",
       orderId: p.order_id ?? "", outOrderId: p.out_order_id ?? "",

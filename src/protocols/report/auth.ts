@@ -32,7 +32,7 @@ export async function reject(gw: Gateway, kind: ReportRecord["kind"], pid: numbe
   const p = params ?? {};
   await recordRefusal(gw, {
     kind, pid, source: request ? peerIp(request, undefined, gw.proxyHops) : "", client: p.client_name ?? p.account ?? p.from ?? "",
-    raw: params ? rawOf(params) : "(unreadable request)", payType: p.pay_type ?? "", channelCode: p.channel_code ?? "", reason,
+    raw: params ? rawOf(kind, params) : "(unreadable request)", payType: p.pay_type ?? "", channelCode: p.channel_code ?? "", reason,
   });
   gw.log.event("report", { kind, pid, outcome: "rejected", reason });
   return reply(fail(code, reason));

@@ -43,14 +43,11 @@ export function thirdAccountKey(p: Params): string {
   return md5Hex(["third", ...fields.map((f) => `${f}=${p[f] ?? ""}`)].join("\n"));
 }
 
-/** The raw report as stored: every parameter, bounded so a hostile client cannot bloat the table. */
-export function rawOf(p: Params | string): string {
-  const s = typeof p === "string" ? p : JSON.stringify(p);
-  return s.length > 8192 ? s.slice(0, 8192) : s;
-}
+/** The raw report as stored: its kind's fields only, each capped (raw.ts). */
+export { rawOf } from "./raw.ts";
 
 /** What a client is told about an accepted payment report: 200 whenever it was stored, so it stops resending. */
-export function settledEnvelope(r: { reportId: number; outcome: string; reason: string; tradeNo: string | null }): ReportEnvelope {
+export function settledEnvelope(r: { reportId: number | null; outcome: string; reason: string; tradeNo: string | null }): ReportEnvelope {
   const data = { report_id: r.reportId, outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason };
   if (r.outcome === "matched") return ok(data, "success: order paid");
   if (r.outcome === "duplicate") return ok(data, "duplicate report; already handled");

@@ -19,7 +19,7 @@ export async function clientHeart(gw: Gateway, request: Request, pidText: string
   const presence = presenceOf(reporter, p.client_name!);
   await markClientSeen(gw, { ...presence, channelId, extData: p.ext_data ?? "" }, accounts);
   await gw.store.insertReport({
-    kind: "heart", pid: reporter.watcher.pid, client: presence.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    kind: "heart", pid: reporter.watcher.pid, client: presence.name, raw: rawOf("heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
   });
   gw.metrics.report("heart", "accepted");
@@ -34,7 +34,7 @@ export async function thirdAccountHeart(gw: Gateway, request: Request): Promise<
   const accounts = await accountsFor(gw, null, { named: p.account });
   await markClientSeen(gw, { kind: "third-account", pid: 0, name: p.account!, extData: `type=${p.type}` }, accounts);
   await gw.store.insertReport({
-    kind: "third-heart", pid: null, client: p.account!, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    kind: "third-heart", pid: null, client: p.account!, raw: rawOf("third-heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
   });
   gw.metrics.report("third-heart", "accepted");

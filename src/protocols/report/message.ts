@@ -6,6 +6,7 @@
 // settleMessage too.
 import { claimScope, presenceOf, type Reporter, reporterAccounts, reporterMerchants } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
+import { insertUnmatched, reporterSigner } from "../../core/report-bounds.ts";
 import { type ForwardedMessage, parseForwardedContent } from "../../core/report-rules.ts";
 import { recogniseMessage } from "../../core/rules/operator-rules.ts";
 import { keepUnrecognised } from "../../core/rules/unparsed.ts";
@@ -22,7 +23,7 @@ export async function messageReport(gw: Gateway, request: Request, pidText: stri
   const reporter = a.reporter!;
   const parsed = parseForwardedContent(p.content!);
   if (!parsed.ok) return reject(gw, "message", reporter.watcher.pid, p, ReportCode.BadRequest, `malformed content: ${parsed.reason}`);
-  const r = await settleMessage(gw, reporter, parsed.message, { phone: parsed.message.device_name || p.from!, raw: rawOf(p), content: p.content! });
+  const r = await settleMessage(gw, reporter, parsed.message, { phone: parsed.message.device_name || p.from!, raw: rawOf("message", p), content: p.content! });
   return reply(settledEnvelope(r));
 }
 
@@ -42,19 +43,19 @@ export interface MessageSource {
 export async function settleMessage(gw: Gateway, reporter: Reporter, m: ForwardedMessage, src: MessageSource): Promise<SettleReportResult> {
   const pid = reporter.watcher.pid;
   const presence = presenceOf(reporter, src.phone);
-  const base = { kind: "message" as const, pid, client: presence.name, raw: src.raw, channelCode: "", dedupeKey: src.dedupeKey ?? messageReportKey(pid, src.content) };
+  const base = { kind: "message" as const, pid, signer: reporterSigner(reporter), client: presence.name, raw: src.raw, channelCode: "", dedupeKey: src.dedupeKey ?? messageReportKey(pid, src.content) };
   const found = await recogniseMessage(gw, m);
   if (!found.ok) {
     // Stored and answered with the same reason, so the phone's log says why nothing was paid. No
     // dedupe key: once the operator adds a rule for a new wording, the same notification sent
     // again must pay, not read as a duplicate of this row.
     const reason = `not a payment message: ${found.reason}`;
-    const stored = await gw.store.insertReport({ ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
+    const stored = await insertUnmatched(gw, { ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
     if (stored.replayed) return replayed(gw);
     await markClientSeen(gw, presence, []);
     if (await keepUnrecognised(gw, pid, base.dedupeKey, m, found.reason)) gw.metrics.unrecognisedMessage();
     gw.metrics.report("message", "unmatched");
-    return { reportId: stored.id, outcome: "unmatched", reason, tradeNo: null, pay: null };
+    return { reportId: stored.id, outcome: "unmatched", reason: stored.reason, tradeNo: null, pay: null };
   }
   const watched = await reporterAccounts(gw, reporter);
   const r = await settlePaymentReport(

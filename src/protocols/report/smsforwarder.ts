@@ -62,7 +62,7 @@ export async function smsforwarderReport(gw: Gateway, request: Request, idText: 
   const content = JSON.stringify(m);
   const r = await settleMessage(gw, keyedReporter(c), m, {
     phone: c.name,
-    raw: rawOf({ from: req.message.from, content, timestamp: req.timestamp }),
+    raw: rawOf("message", { from: req.message.from, content, timestamp: req.timestamp }),
     content,
     nonce: { clientId: c.id, ts: Number(req.timestamp), seenAt: gw.clock.now(), forgetBefore: nowMs - window * 1000 },
     dedupeKey: messageKey(c.id, req.message),

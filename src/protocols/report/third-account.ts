@@ -15,7 +15,7 @@ export async function thirdAccountReport(gw: Gateway, request: Request): Promise
   const amount = Number(p.amount);
   const r = await settlePaymentReport(
     gw,
-    { kind: "third-account", pid: null, client: p.account!, raw: rawOf(p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: thirdAccountKey(p) },
+    { kind: "third-account", pid: null, client: p.account!, raw: rawOf("third-account", p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: thirdAccountKey(p) },
     {
       pid: null, amount, payType: p.pay_type!, channelCode: p.channel_code!, accountId: null, subAccount: p.sub_account!,
       orderId: p.order_id ?? "", outOrderId: p.out_order_id ?? "",

@@ -64,7 +64,7 @@ export class VmqRoute {
       const p = this.params;
       await recordRefusal(this.gw, {
         kind: this.kind, pid: r.client?.pid ?? null, source: peerIp(this.request, undefined, this.gw.proxyHops), client: r.client?.name ?? "",
-        raw: p ? rawOf(p) : "(unreadable request)", payType: "", channelCode: "", reason: r.reason,
+        raw: p ? rawOf(this.kind, p) : "(unreadable request)", payType: "", channelCode: "", reason: r.reason,
       });
     }
     this.gw.log.event("vmq", { kind: this.kind ?? "merchant", outcome: "rejected", reason: r.reason });

@@ -30,7 +30,7 @@ export async function appHeart(gw: Gateway, request: Request): Promise<Response>
   const accounts = (await clientAccounts(gw, client)).map((a) => a.id);
   await markClientSeen(gw, { kind: "vmq", pid: client.pid, name: client.name }, accounts);
   await gw.store.insertReport({
-    kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf(p), amount: null, payType: "", channelCode: "", dedupeKey: null,
+    kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf("vmq-heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
     outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: now,
   });
   gw.metrics.report("vmq-heart", "accepted");

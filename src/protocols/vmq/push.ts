@@ -5,6 +5,7 @@
 // nothing is stored unmatched (V免签's 无订单转账). The app re-sends a push (same t, type, price,
 // sign; a fork adds force_push=true): the dedupe key ignores force_push, so it pays once.
 import type { Gateway } from "../../core/gateway.ts";
+import { insertUnmatched } from "../../core/report-bounds.ts";
 import { markClientSeen, type ReportInput, settlePaymentReport } from "../../core/settle-report.ts";
 import { md5Hex } from "../signing.ts";
 import { clientAccounts } from "./accounts.ts";
@@ -21,9 +22,9 @@ export function pushKey(clientId: number, t: string, type: string, cents: number
 
 /** Stored like an unmatched report (its dedupe key too), without asking the matching rule. */
 async function unboundType(gw: Gateway, report: ReportInput, reason: string) {
-  const stored = await gw.store.insertReport({ ...report, outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
+  const stored = await insertUnmatched(gw, { ...report, outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
   gw.metrics.report(report.kind, stored.duplicate ? "duplicate" : "unmatched");
-  return { reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason, tradeNo: null };
+  return { reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason: stored.reason, tradeNo: null };
 }
 
 export async function appPush(gw: Gateway, request: Request): Promise<Response> {
@@ -45,7 +46,7 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
   const merchant = await gw.store.getMerchant(client.pid);
   if (!merchant?.active) return route.refuse({ client, counts: false, msg: Msg.Disabled, reason: `merchant ${client.pid} is disabled` });
 
-  const report = { kind: "vmq-push" as const, pid: merchant.pid, client: client.name, raw: rawOf(p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
+  const report = { kind: "vmq-push" as const, pid: merchant.pid, signer: `vmq:${client.id}`, client: client.name, raw: rawOf("vmq-push", p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
   const accounts = await clientAccounts(gw, client, payType);
   const r =
     accounts.length === 0

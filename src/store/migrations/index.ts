@@ -13,6 +13,7 @@ import auditTarget from "./012_audit_target.ts";
 import clientHistory from "./013_client_history.ts";
 import notificationsUndelivered from "./014_notifications_undelivered.ts";
 import keyedClients from "./015_keyed_clients.ts";
+import unmatchedBounds from "./016_unmatched_bounds.ts";
 import loginFailures from "./017_login_failures.ts";
 
 export interface Migration {
@@ -38,5 +39,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: "client_history", sql: clientHistory },
   { version: 14, name: "notifications_undelivered", sql: notificationsUndelivered },
   { version: 15, name: "keyed_clients", sql: keyedClients },
+  { version: 16, name: "unmatched_bounds", sql: unmatchedBounds },
   { version: 17, name: "login_failures", sql: loginFailures },
 ];

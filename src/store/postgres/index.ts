@@ -23,6 +23,7 @@ import * as outbox from "./outbox.ts";
 import { payOrder } from "./pay.ts";
 import * as refusals from "./refusals.ts";
 import { settleReport } from "./report-match.ts";
+import { listReportBounds } from "./report-bounds.ts";
 import * as reports from "./reports.ts";
 import { PostgresStats } from "./stats.ts";
 import { pruneBatch } from "./retention.ts";
@@ -127,7 +128,9 @@ export class PostgresStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(await this.db());
 
-  insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(await this.db(), r, nonce);
+  insertReport: Store["insertReport"] = async (r, nonce) => (await reports.insertReport(await this.db(), r, { nonce })) as { id: number; duplicate: boolean; replayed?: boolean };
+  insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(await this.db(), r, { bound, nonce });
+  listReportBounds: Store["listReportBounds"] = async (f) => listReportBounds(await this.db(), f);
   listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
   settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u));
   assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);

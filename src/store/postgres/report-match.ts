@@ -54,7 +54,7 @@ export function settleReport(sql: SQL, u: SettleReportUnit): Promise<SettleRepor
     if (u.nonce && !(await claimNonce(tx, u.nonce))) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
     const duplicate = await claimKey(tx, u.report.dedupeKey);
     const stored = async (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): Promise<SettleReportResult> => {
-      const reportId = await insertReportIn(tx, { ...u.report, outcome, reason, tradeNo }, false);
+      const reportId = await insertReportIn(tx, { ...u.report, outcome, reason, tradeNo }, false, u.bound);
       return { reportId, outcome, reason, tradeNo, pay };
     };
     if (duplicate) return stored("duplicate", DUPLICATE, null, null);

@@ -2,9 +2,10 @@
 // two copies arriving at two instances are stored one after the other and the second reads as a
 // duplicate (the partial unique index reports_dedupe would refuse it anyway).
 import type { SQL } from "bun";
-import type { NonceClaim, ReportRecord, StoredReport } from "../../core/store.ts";
+import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { toReport } from "../sqlite/rows.ts";
 import { claimNonce } from "./keyed-clients.ts";
+import { takeBound } from "./report-bounds.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
 export const DUPLICATE = "duplicate of an earlier report";
@@ -18,8 +19,9 @@ export async function claimKey(tx: SQL, key: string | null): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** Inside a transaction the caller holds, after claimKey. */
-export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean): Promise<number> {
+/** Inside a transaction the caller holds, after claimKey. An unmatched report past `bound`: counted, not stored (null). */
+export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean, bound?: ReportBound | null): Promise<number | null> {
+  if (!duplicate && r.outcome === "unmatched" && bound && !(await takeBound(tx, bound, r.createdAt))) return null;
   const [row] = await tx`
     INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)
     VALUES (${r.kind}, ${r.pid}, ${r.client}, ${r.raw}, ${r.amount}, ${r.payType}, ${r.channelCode}, ${r.dedupeKey},
@@ -30,13 +32,14 @@ export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolea
 
 /**
  * Stores a report. A second report with the same dedupe key is stored as a duplicate instead; with
- * `nonce`, a timestamp the client used before stores nothing at all.
+ * `nonce`, a timestamp the client used before stores nothing at all; an unmatched one past `bound`
+ * is only counted (id null).
  */
-export function insertReport(sql: SQL, r: ReportRecord, nonce?: NonceClaim): Promise<{ id: number; duplicate: boolean; replayed?: boolean }> {
+export function insertReport(sql: SQL, r: ReportRecord, o: { nonce?: NonceClaim; bound?: ReportBound | null } = {}): Promise<{ id: number | null; duplicate: boolean; replayed?: boolean }> {
   return unit(sql, async (tx) => {
-    if (nonce && !(await claimNonce(tx, nonce))) return { id: 0, duplicate: true, replayed: true };
+    if (o.nonce && !(await claimNonce(tx, o.nonce))) return { id: 0, duplicate: true, replayed: true };
     const duplicate = await claimKey(tx, r.dedupeKey);
-    return { id: await insertReportIn(tx, r, duplicate), duplicate };
+    return { id: await insertReportIn(tx, r, duplicate, o.bound), duplicate };
   });
 }
 

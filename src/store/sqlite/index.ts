@@ -29,6 +29,7 @@ import { backupTo, probeWrite } from "./maintenance.ts";
 import { checkIntegrity } from "./integrity.ts";
 import { payOrder } from "./pay.ts";
 import { settleReport } from "./report-match.ts";
+import { listReportBounds } from "./report-bounds.ts";
 import * as reports from "./reports.ts";
 import * as refusals from "./refusals.ts";
 import { pruneBatch } from "./retention.ts";
@@ -202,7 +203,9 @@ export class SqliteStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(this.db);
 
-  insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(this.db, r, nonce);
+  insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(this.db, r, { nonce }) as { id: number; duplicate: boolean; replayed?: boolean };
+  insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(this.db, r, { bound, nonce });
+  listReportBounds: Store["listReportBounds"] = async (f) => listReportBounds(this.db, f);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
   settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
   assignReport: Store["assignReport"] = async (u) => assignReport(this.db, u);

@@ -53,7 +53,7 @@ function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): st
 export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
   return db.transaction((): SettleReportResult => {
     const stored = (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
-      const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo });
+      const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo }, { bound: u.bound });
       return { reportId: id, outcome, reason, tradeNo, pay };
     };
     if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };

@@ -1,15 +1,17 @@
 import type { Database } from "bun:sqlite";
-import type { NonceClaim, ReportRecord, StoredReport } from "../../core/store.ts";
+import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { claimNonce } from "./keyed-clients.ts";
+import { takeBound } from "./report-bounds.ts";
 import { toReport } from "./rows.ts";
 
 /**
  * Stores a report. A second report with the same dedupe key is stored as a duplicate instead; with
- * `nonce`, a timestamp the client used before stores nothing at all.
+ * `nonce`, a timestamp the client used before stores nothing at all; an unmatched one past `bound`
+ * is only counted (id null).
  */
-export function insertReport(db: Database, r: ReportRecord, nonce?: NonceClaim): { id: number; duplicate: boolean; replayed?: boolean } {
+export function insertReport(db: Database, r: ReportRecord, o: { nonce?: NonceClaim; bound?: ReportBound | null } = {}): { id: number | null; duplicate: boolean; replayed?: boolean } {
   return db.transaction(() => {
-    if (nonce && !claimNonce(db, nonce)) return { id: 0, duplicate: true, replayed: true };
+    if (o.nonce && !claimNonce(db, o.nonce)) return { id: 0, duplicate: true, replayed: true };
     let outcome = r.outcome;
     let duplicate = false;
     if (r.dedupeKey !== null) {
@@ -19,6 +21,7 @@ export function insertReport(db: Database, r: ReportRecord, nonce?: NonceClaim):
         duplicate = true;
       }
     }
+    if (outcome === "unmatched" && o.bound && !takeBound(db, o.bound, r.createdAt)) return { id: null, duplicate };
     const row = db
       .query(
         `INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)

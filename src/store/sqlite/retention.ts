@@ -1,6 +1,7 @@
 // One batch of the retention prune (core/retention.ts decides the cut-offs and loops). Each
 // delete walks a time index from its oldest end, so a batch costs the rows it removes, not the
-// size of the table; reports that recorded a payment are never selected.
+// size of the table. A report that paid an order (matched, the operator's assignments too) is never
+// selected; money that paid no order (unmatched with an amount) only after its own, longer cut.
 import type { Database } from "bun:sqlite";
 import type { PruneBatch, PruneCounts } from "../../core/store.ts";
 
@@ -14,10 +15,14 @@ export function pruneBatch(db: Database, b: PruneBatch): PruneCounts {
            SELECT id FROM reports WHERE outcome IN ('accepted', 'rejected', 'duplicate') AND created_at < $before
            UNION ALL
            SELECT id FROM reports WHERE outcome = 'unmatched' AND created_at < $before AND amount IS NULL
+           UNION ALL
+           SELECT id FROM reports WHERE outcome = 'unmatched' AND created_at < $unmatched AND amount IS NOT NULL
            LIMIT $batch)`,
       )
-      .run({ before: b.reportsBefore, batch: b.batch }).changes;
-    const counters = db.query("DELETE FROM report_refusals WHERE last_seen < $before").run({ before: b.reportsBefore }).changes;
+      .run({ before: b.reportsBefore, unmatched: b.unmatchedBefore ?? 0, batch: b.batch }).changes;
+    const counters =
+      db.query("DELETE FROM report_refusals WHERE last_seen < $before").run({ before: b.reportsBefore }).changes +
+      db.query("DELETE FROM report_bounds WHERE day < $before").run({ before: b.reportsBefore }).changes;
     // A notification still being retried keeps its whole history: the operator is looking at it.
     const attempts = db
       .query(

@@ -7,20 +7,37 @@
 // A database is a test database by its settings alone (the marker, or the public platform key):
 // an operator's real database may well hold merchant 1001 with the guide's AppSecret (the README's
 // walkthrough makes one), and that is his business, not a sign of `xpay dev`.
-import { DEV_MERCHANT_PUBLIC_KEY, DEV_PLATFORM_PRIVATE_KEY, DEV_PLATFORM_PUBLIC_KEY } from "./keys.ts";
-import { DEV_MARKER_KEY, DEV_PID, DEV_SECRET } from "./mode.ts";
+//
+// `xpay serve` loads nothing of test mode (src/core/dev), so the public values are recognised here
+// by their SHA-256; test/dev/serve-has-no-dev.test.ts holds them to core/dev's.
+import { createHash } from "node:crypto";
+
+/** Setting that marks a database `xpay dev` made; `xpay dev --db` refuses any other database. */
+export const DEV_MARKER_KEY = "dev_database";
+/** The test merchant `xpay dev` seeds (core/dev/mode.ts DEV_PID). */
+export const TEST_PID = 1001;
+
+/** SHA-256 (hex) of xpay dev's public values (core/dev/keys.ts, core/dev/mode.ts). */
+export const TEST_FINGERPRINTS = {
+  platformPrivateKey: "fd92d4fc271e70e5b5d7f2c46488d0299fd4b76947ad3c280192fd05cda8406f",
+  platformPublicKey: "4295045181f662877636c96d9e18027f28fbd94f8d085d47b109b9005e0c3adf",
+  merchantPublicKey: "5dbbadb25bd1209f958437a87bd01edb1ea4b55a09fb02ea5aebe778f946a192",
+  merchantSecret: "ff25d2389ab7917a77cc0c3546331401054d53cb7b2edeedb7b4e7742bb5286d",
+} as const;
+
+const sha256 = (v: unknown) => (typeof v === "string" ? createHash("sha256").update(v).digest("hex") : "");
 
 /** The settings `xpay dev` writes that make a database a test one, with what each is. */
 const TEST_SETTINGS: Record<string, { value: string | null; what: string }> = {
   [DEV_MARKER_KEY]: { value: null, what: "the xpay dev mark" },
-  platform_private_key: { value: DEV_PLATFORM_PRIVATE_KEY, what: "the public test platform private key" },
-  platform_public_key: { value: DEV_PLATFORM_PUBLIC_KEY, what: "the public test platform public key" },
+  platform_private_key: { value: TEST_FINGERPRINTS.platformPrivateKey, what: "the public test platform private key" },
+  platform_public_key: { value: TEST_FINGERPRINTS.platformPublicKey, what: "the public test platform public key" },
 };
 
 /** A setting that is test data: the marker whatever its value, a platform key when it is the public test one. */
 export function isTestSetting(key: string, value: string): boolean {
   const t = TEST_SETTINGS[key];
-  return t !== undefined && (t.value === null || t.value === value);
+  return t !== undefined && (t.value === null || t.value === sha256(value));
 }
 
 /** What of the test setup these settings hold, in words; empty for a real database. */
@@ -35,7 +52,7 @@ export function testDatabaseProblem(where: string, found: string[]): string {
 
 /** A merchant of a test database that is test data: the seeded one, or any holding its public AppSecret or V2 key. */
 export function isTestMerchant(m: Record<string, unknown>): boolean {
-  return String(m.pid) === String(DEV_PID) || m.secret === DEV_SECRET || m.rsa_public_key === DEV_MERCHANT_PUBLIC_KEY;
+  return String(m.pid) === String(TEST_PID) || sha256(m.secret) === TEST_FINGERPRINTS.merchantSecret || sha256(m.rsa_public_key) === TEST_FINGERPRINTS.merchantPublicKey;
 }
 
 /** One row as a copy reads it: a column's value, undefined when the table has no such column. */
