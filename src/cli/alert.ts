@@ -3,7 +3,8 @@
 // never printed back, except a webhook secret xpay generated, shown once when it is made.
 import type { Command } from "commander";
 import pc from "picocolors";
-import { addAlertChannel, testAlertChannel } from "../core/alerts/channel-admin.ts";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { addAlertChannel, removeAlertChannel, testAlertChannel } from "../core/alerts/channel-admin.ts";
 import { CHANNEL_KINDS, CHANNEL_TYPES, flagOf, maskConfig } from "../core/alerts/channels/index.ts";
 import type { AlertHistoryRow } from "../core/alerts/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
@@ -56,7 +57,7 @@ export function register(program: Command, cli: Cli): void {
   add.option("--json", "print JSON").action(async (o: Record<string, string | boolean | undefined>) => {
     const options: Record<string, string> = {};
     for (const f of fields) if (typeof o[f.attr] === "string") options[f.key] = o[f.attr] as string;
-    const r = await addAlertChannel(cli.open(), { name: String(o.name), type: String(o.type), options, webhook: o.webhook as string | undefined });
+    const r = await addAlertChannel(cli.open(), CLI_ACTOR, { name: String(o.name), type: String(o.type), options, webhook: o.webhook as string | undefined });
     if (!r.ok) throw new CliError(r.error);
     const shown = { name: r.channel.name, type: r.channel.type, config: maskConfig(r.channel.type, r.channel.config), ...(r.generatedSecret ? { secret: r.generatedSecret } : {}) };
     if (o.json) return printJson(shown);
@@ -103,8 +104,7 @@ export function register(program: Command, cli: Cli): void {
     .addHelpText("after", examples("xpay alert remove --name tg"))
     .requiredOption("--name <name>", "the channel")
     .action(async (o: { name: string }) => {
-      const gw = cli.open();
-      if (!(await gw.store.alerts.removeChannel(o.name, gw.clock.nowMs()))) throw new CliError(`no alert channel named ${o.name} (see xpay alert list)`);
+      if (!(await removeAlertChannel(cli.open(), CLI_ACTOR, o.name))) throw new CliError(`no alert channel named ${o.name} (see xpay alert list)`);
       console.log(`alert channel ${o.name} removed`);
     });
 

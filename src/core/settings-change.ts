@@ -1,8 +1,9 @@
 // Changing operator settings, shared by `xpay settings set` and the console's settings page: every
 // value is checked by its SETTINGS entry first and nothing is written when any is wrong; then the
-// changed ones are written, audited (`settings.set`, secret settings as "(set)" / "(empty)") and
-// this process's settings cache is dropped, so the server that made the change follows at once
-// (other processes within a second, as always).
+// changed ones are written, audited (`settings.set` with before and after; a secret setting only as
+// "(set)" / "(empty)", by its `secret` flag rather than by its name, so a switch named
+// notify_block_private keeps its 0 and 1) and this process's settings cache is dropped, so the
+// server that made the change follows at once (other processes within a second, as always).
 import { type Actor, audit } from "./admin/audit.ts";
 import type { Gateway } from "./gateway.ts";
 import { refreshGroups } from "./clients/keyed.ts";
@@ -37,6 +38,7 @@ export async function changeSettings(gw: Gateway, actor: Actor, values: Record<s
       actor, action: "settings.set", target: changed.length === 1 ? `setting:${changed[0]}` : "settings",
       before: Object.fromEntries(changed.map((k) => [k, shown(k, current.str(k))])),
       after: Object.fromEntries(changed.map((k) => [k, shown(k, values[k]!)])),
+      vouched: changed,
     });
   }
   return { kind: "saved", changed };

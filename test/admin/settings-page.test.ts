@@ -83,6 +83,13 @@ describe("saving", () => {
     expect(await (await h.get("/admin/settings?saved=2")).text()).toContain("已保存 2 项设置。");
   });
 
+  test("a switch whose name reads like a secret (notify_block_private) is audited with its values", async () => {
+    const res = await h.post("/admin/settings", { ...(await currentForm()), notify_block_private: "1" });
+    expect(res.status).toBe(303);
+    expect(await lastAudit()).toMatchObject({ action: "settings.set", target: "setting:notify_block_private", before: { notify_block_private: "0" }, after: { notify_block_private: "1" } });
+    await h.post("/admin/settings", { ...(await currentForm()), notify_block_private: "0" });
+  });
+
   test("the same values again change nothing and write no audit row", async () => {
     const audit = await auditText();
     const res = await h.post("/admin/settings", await currentForm());
@@ -98,7 +105,7 @@ describe("saving", () => {
     res = await h.post("/admin/settings", { ...(await currentForm()), metrics_token__clear: "1" });
     expect(res.headers.get("location")).toBe("/admin/settings?saved=1");
     expect((await h.gw.store.getSettings()).metrics_token).toBe("");
-    expect(await lastAudit()).toMatchObject({ action: "settings.set", target: "setting:metrics_token" });
+    expect(await lastAudit()).toMatchObject({ action: "settings.set", target: "setting:metrics_token", before: { metrics_token: "(set)" }, after: { metrics_token: "(empty)" } });
     const log = await auditText();
     expect(log).not.toContain(THIRD);
     expect(log).not.toContain(TOKEN);

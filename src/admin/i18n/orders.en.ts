@@ -147,6 +147,7 @@ export const ordersEn: Record<keyof typeof ordersZh, string> = {
   "orders.d_no_answer": "(empty answer)",
   "orders.act_order.close": "Closed the order",
   "orders.act_order.confirm": "Confirmed payment by hand",
+  "orders.act_order.simulate_pay": "Marked paid with simulate-pay",
   "orders.act_notification.replay": "Sent the notification again",
   "orders.act_report.assign": "Assigned a report",
 };

@@ -146,6 +146,7 @@ export const ordersZh = {
   "orders.d_no_answer": "（无应答内容）",
   "orders.act_order.close": "关闭订单",
   "orders.act_order.confirm": "手动补单",
+  "orders.act_order.simulate_pay": "simulate-pay 标记已支付",
   "orders.act_notification.replay": "重新发送通知",
   "orders.act_report.assign": "分配上报",
 };

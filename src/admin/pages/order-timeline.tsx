@@ -102,7 +102,7 @@ function Title(p: { e: TimelineEvent; t: T }) {
   const { e, t } = p;
   const d = e.detail;
   if (e.kind === "operator") {
-    const known = ["order.close", "order.confirm", "notification.replay", "report.assign"].includes(str(d.action));
+    const known = ["order.close", "order.confirm", "order.simulate_pay", "notification.replay", "report.assign"].includes(str(d.action));
     return <span class="ev-title" safe>{known ? t(`orders.act_${str(d.action)}` as TextKey) : `${t("orders.ev_operator")} ${str(d.action)}`}</span>;
   }
   return (

@@ -21,6 +21,12 @@ export interface AuditInput {
   before?: unknown;
   after?: unknown;
   reason?: string;
+  /**
+   * Top-level fields of before/after that the caller has masked already by a better rule than the
+   * name (settings: by their `secret` flag), so a plain value is not masked for its name alone
+   * (`notify_block_private` is a switch, not a private key). Every other field is masked as usual.
+   */
+  vouched?: readonly string[];
 }
 
 const SECRET_WORDS = new Set(["password", "passwd", "pass", "secret", "token", "key", "keys", "hash", "sign", "signature", "private", "authorization", "cookie", "pem"]);
@@ -31,15 +37,15 @@ export function secretKey(key: string): boolean {
 }
 const MAX_TEXT = 2000;
 
-/** A copy of `value` with every secret-named field replaced by "***" and long strings cut. */
-export function redact(value: unknown, depth = 0): unknown {
+/** A copy of `value` with every secret-named field (but the `vouched` top-level ones) replaced by "***" and long strings cut. */
+export function redact(value: unknown, depth = 0, vouched: readonly string[] = []): unknown {
   if (value === null || value === undefined) return value ?? null;
   if (typeof value === "string") return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value.includes("-----BEGIN") ? "***" : value;
   if (typeof value !== "object") return value;
   if (depth > 5) return "…";
   if (Array.isArray(value)) return value.slice(0, 100).map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = secretKey(k) && v !== "" && v !== null ? "***" : redact(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = secretKey(k) && v !== "" && v !== null && !(depth === 0 && vouched.includes(k)) ? "***" : redact(v, depth + 1);
   return out;
 }
 
@@ -50,8 +56,8 @@ export async function audit(gw: Gateway, e: AuditInput): Promise<number> {
     action: e.action,
     target: (e.target ?? "").slice(0, 200),
     ip: e.actor.ip,
-    before: e.before === undefined ? null : redact(e.before),
-    after: e.after === undefined ? null : redact(e.after),
+    before: e.before === undefined ? null : redact(e.before, 0, e.vouched),
+    after: e.after === undefined ? null : redact(e.after, 0, e.vouched),
     reason: (e.reason ?? "").slice(0, MAX_TEXT),
   });
 }
