@@ -154,9 +154,9 @@ export const ROUTES: RouteDoc[] = [
     response: "`{code: 200, message, data: {order_id, pay_type, pay_type_text, amount, trade_amount}}`; 409 when another type was already picked, 422 when no account can take it." },
   // report
   { family: "report", methods: ["POST"], path: "/api/report/{pid}", summary: "Notification message report", params: report.MessageParams,
-    response: "200 `{data: {report_id, outcome (matched, unmatched, duplicate), trade_no, reason}}` whenever the report was stored." },
+    response: "200 `{data: {report_id, outcome (matched, unmatched, duplicate), trade_no, reason}}` whenever the report was accepted; `report_id` null: unmatched past the signer's `report_unmatched_daily`, counted, not stored." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/{pid}/pc", summary: "Payment amount report", params: report.AmountParams,
-    response: "200 `{data: {report_id, outcome, trade_no, reason}}`." },
+    response: "200 `{data: {report_id, outcome, trade_no, reason}}`; `report_id` null: unmatched past the signer's `report_unmatched_daily`, counted, not stored. Only the fields above are stored (extra parameters are signed, never stored)." },
   { family: "report", methods: ["GET", "POST"], path: "/api/report/{pid}/heart", summary: "Client heartbeat", params: report.HeartParams,
     response: "200 `{data: {accounts}}`: how many accounts this client now keeps online." },
   { family: "report", methods: ["POST"], path: "/api/report/smsforwarder/{id}", summary: "SmsForwarder webhook (unchanged app)", params: report.SmsForwarderParams,
