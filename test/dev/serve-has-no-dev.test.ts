@@ -110,7 +110,7 @@ test("--drop-test-data: the copy holds no test key, mark or test merchant, nothi
   expect(r.err).toBe("");
   expect(r.code).toBe(0);
   const out = JSON.parse(r.out) as { left_out: { what: string[]; tables: Record<string, number> } };
-  expect(out.left_out.tables).toMatchObject({ settings: 3, merchants: 1, channel_accounts: 3, orders: 1, notifications: 1, vmq_clients: 1 });
+  expect(out.left_out.tables).toMatchObject({ settings: 3, merchants: 1, channel_accounts: 3, orders: 1, notifications: 1, keyed_clients: 1 });
   expect(out.left_out.what).toContain("test merchant 1001");
 
   const keys = rows(copy, "SELECT key, value FROM settings").map((s) => String(s.key));

@@ -70,7 +70,7 @@ withPostgres(() => {
 
     const copied = xpay("db", "copy", "--from", url, "--to", file, "--drop-test-data", "--json");
     expect(copied.err).toBe("");
-    expect(JSON.parse(copied.out).left_out.tables).toMatchObject({ settings: 3, merchants: 1, orders: 1, vmq_clients: 1 });
+    expect(JSON.parse(copied.out).left_out.tables).toMatchObject({ settings: 3, merchants: 1, orders: 1, keyed_clients: 1 });
     const d = new Database(file, { readonly: true });
     try {
       expect(d.query("SELECT pid FROM merchants").all()).toEqual([{ pid: 2001 }]);
