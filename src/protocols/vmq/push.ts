@@ -46,7 +46,7 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
   const merchant = await gw.store.getMerchant(client.pid);
   if (!merchant?.active) return route.refuse({ client, counts: false, msg: Msg.Disabled, reason: `merchant ${client.pid} is disabled` });
 
-  const report = { kind: "vmq-push" as const, pid: merchant.pid, signer: `vmq:${client.id}`, client: client.name, raw: rawOf("vmq-push", p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
+  const report = { kind: "vmq-push" as const, pid: merchant.pid, signer: `client:${client.id}`, client: client.name, raw: rawOf("vmq-push", p), amount, payType, channelCode: "", dedupeKey: pushKey(client.id, p.t!, p.type!, amount) };
   const accounts = await clientAccounts(gw, client, payType);
   const r =
     accounts.length === 0
