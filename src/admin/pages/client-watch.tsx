@@ -36,12 +36,14 @@ export function WatchCard(p: { ctx: AdminContext; monitorId: number; c: KeyedCli
           {p.c.accountIds.length ? <button class="btn" type="submit" name="unbind" value="1" safe>{t("keyed.unbind")}</button> : ""}
         </div>
       </form>
-      <h3 safe>{t("keyed.remove_heading")}</h3>
-      <p class="muted" safe>{t(p.c.kind === "vmq" ? "keyed.remove_lead_vmq" : "keyed.remove_lead")}</p>
-      <form method="post" action={`${action}/remove`} id="remove-form" data-confirm={t("keyed.remove_confirm", { name: p.c.name })}>
-        <CsrfInput csrf={p.ctx.csrf} />
-        <button class="btn btn-danger" type="submit" safe>{t("keyed.remove")}</button>
-      </form>
+      <div class="cl-danger">
+        <h3 safe>{t("keyed.remove_heading")}</h3>
+        <p class="muted" safe>{t(p.c.kind === "vmq" ? "keyed.remove_lead_vmq" : "keyed.remove_lead")}</p>
+        <form method="post" action={`${action}/remove`} id="remove-form" data-confirm={t("keyed.remove_confirm", { name: p.c.name })}>
+          <CsrfInput csrf={p.ctx.csrf} />
+          <button class="btn btn-danger" type="submit" safe>{t("keyed.remove")}</button>
+        </form>
+      </div>
     </section>
   );
 }
