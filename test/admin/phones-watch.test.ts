@@ -110,7 +110,7 @@ describe("removing a client", () => {
     const res = await h.post(`/admin/clients/${page}/remove`);
     expect([res.status, res.headers.get("location")]).toEqual([303, "/admin/clients?done=removed"]);
     expect(await h.gw.store.listKeyedClients()).toEqual([]);
-    expect((await mine()).map((r) => [r.action, r.target, r.before?.name])).toEqual([["client.remove", `keyed_client:${c.id}`, "till-1"]]);
+    expect((await mine()).map((r) => [r.action, r.target, (r.before as { name?: string } | null)?.name])).toEqual([["client.remove", `keyed_client:${c.id}`, "till-1"]]);
     expect((await html("/admin/clients?done=removed")).body).toContain("监控端已删除，它的密钥已失效。");
     const t = testButtonContent();
     const sent = await h.app.handle(new Request(`http://localhost/api/report/smsforwarder/${c.id}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: defaultFormBody(t.from, t.content, h.clock.nowMs(), c.key) }));

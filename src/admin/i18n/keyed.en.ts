@@ -3,7 +3,7 @@
 import type { keyedZh } from "./keyed.zh.ts";
 
 export const keyedEn: Record<keyof typeof keyedZh, string> = {
-  "keyed.operator": "operator",
+  "keyed.operator": "Operator",
   "keyed.operator_option": "0 operator (shared accounts)",
   "keyed.owner_operator": "the operator's phone: may pay any merchant's orders on the accounts it watches",
   "keyed.owner_merchant": "merchant {pid}'s phone",
