@@ -24,6 +24,8 @@ beforeAll(async () => {
   const raw = new Database(db);
   raw.run("UPDATE merchants SET name = '示例商城' WHERE pid = 1001");
   raw.run("UPDATE merchants SET name = '会员订阅' WHERE pid = 1002");
+  // The phone below reports with 1001's AppSecret, which pays only on 1001's own accounts (issue 27 item 1).
+  raw.run("UPDATE channel_accounts SET pid = 1001 WHERE code = 'acc0'");
   // A phone that went quiet an hour ago (the live one beats through the API below).
   raw.run("INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at) VALUES ('phone', 1001, 'Redmi 备用机', 2, '', ?)", [now - 3700]);
   raw.close();

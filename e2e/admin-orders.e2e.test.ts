@@ -35,7 +35,8 @@ beforeAll(async () => {
   const gw = openGateway({ db, baseUrl: "http://127.0.0.1:1" });
   await gw.store.addMerchant({ pid: 1001, name: "示例商城", secret: SECRET, now: now() });
   await gw.store.addMerchant({ pid: 1002, name: "会员订阅", secret: "b".repeat(32), now: now() });
-  await gw.store.addChannel({ pid: 0, payType: "alipay", code: "main", name: "支付宝 主账户", qrcode: "https://qr.alipay.com/fkx01", now: now() });
+  // 1001's own account: its AppSecret reports pay there, never on a shared one (issue 27 item 1).
+  await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "main", name: "支付宝 主账户", qrcode: "https://qr.alipay.com/fkx01", now: now() });
   await gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx", name: "微信 收款码", qrcode: "wxp://f2f0", now: now() });
   gw.store.close();
   cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);

@@ -66,7 +66,8 @@ withPostgres(() => {
     void (async () => { for (let r = await reader.read(); !r.done; r = await reader.read()) logged += new TextDecoder().decode(r.value); })();
     void new Response(server.stderr).text().then((t) => (logged += t));
     cli("merchant", "add", "--name", "Shop", "--pid", "1001", "--secret", SECRET);
-    cli("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "main", "--name", "支付宝 A", "--qrcode", "https://qr.alipay.com/fkx0001");
+    // The merchant's own account: its AppSecret reports pay there, never on a shared one (issue 27 item 1).
+    cli("channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "main", "--name", "支付宝 A", "--qrcode", "https://qr.alipay.com/fkx0001");
     browser = await launchChromium();
   }, 120_000);
 

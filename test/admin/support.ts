@@ -43,7 +43,8 @@ export interface AdminHarness extends Harness {
   /** Opens another session for an operator (no throttle, no audit row): a second browser. */
   session(operator?: Operator): Promise<Login>;
   get(path: string, o?: RequestOptions): Promise<Response>;
-  post(path: string, form?: Record<string, string>, o?: PostOptions): Promise<Response>;
+  /** `form`: fields by name, or [name, value] pairs when a name repeats (checkboxes). */
+  post(path: string, form?: Record<string, string> | [string, string][], o?: PostOptions): Promise<Response>;
   /** Adds an operator (through the CLI's core function) with PASSWORD unless given. */
   addOperator(name: string, password?: string): Promise<Operator>;
 }

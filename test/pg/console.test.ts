@@ -109,10 +109,22 @@ withPostgres(() => {
     expect((await post(`/admin/reports/${stray.data.report_id}/assign`, { trade_no: pending.trade_no, reason: "payer sent 12.34" })).status).toBe(200);
     expect((await gw.store.getOrder(pending.trade_no))?.status).toBe(2);
     expect((await gw.store.getNotification(pending.trade_no))?.status).toBe("pending");
+    // Keyed clients: added by the setup page's form, bound on its page (the report groups are
+    // recomputed on PostgreSQL too), shown as the account's watcher, then removed.
+    expect((await post("/admin/clients/setup/add", { pid: "0", kind: "smsforwarder", name: "till-pg" })).status).toBe(200);
+    const till = (await gw.store.listKeyedClients()).find((c) => c.name === "till-pg")!;
+    const tillPage = (await gw.store.listClients()).find((c) => c.name === "till-pg")!.id;
+    expect((await page("/admin/clients/setup?pid=0")).html).toContain(`id="sms-${till.id}"`);
+    expect((await post(`/admin/clients/${tillPage}/bind`, { account: "1" })).status).toBe(303);
+    expect((await gw.store.getKeyedClient(till.id))?.accountIds).toEqual([1]);
+    expect((await page("/admin/accounts")).html).toContain(`<a href="/admin/clients/${tillPage}">till-pg</a>`);
+    expect((await page(`/admin/clients/${tillPage}`)).html).toContain("已绑定 1 个账户。");
+    expect((await post(`/admin/clients/${tillPage}/remove`, {})).status).toBe(303);
+    expect(await gw.store.getKeyedClient(till.id)).toBeNull();
     expect((await post("/admin/merchants/1001/disable", {})).status).toBeLessThan(400);
     expect((await gw.store.getMerchant(1001))?.active).toBe(false);
     const audit = await page("/admin/audit");
-    for (const action of ["order.close", "order.confirm", "report.assign", "merchant.disable"]) expect(audit.html).toContain(action);
+    for (const action of ["order.close", "order.confirm", "report.assign", "merchant.disable", "client.add", "client.bind", "client.remove"]) expect(audit.html).toContain(action);
 
     // The dashboard counts what happened: three paid orders (report, 补单, assignment).
     const dash = await page("/admin");

@@ -83,7 +83,9 @@ export const dashboardEn: Record<keyof typeof dashboardZh, string> = {
   "dashboard.ago_m": "{n} min ago",
   "dashboard.ago_h": "{n} h ago",
   "dashboard.ago_d": "{n} d ago",
-  "dashboard.kind.phone": "Phone",
+  "dashboard.kind.phone": "Phone (AppSecret)",
+  "dashboard.kind.smsforwarder": "SmsForwarder",
+  "dashboard.kind.report": "Report client",
   "dashboard.kind.third-account": "Account watcher",
   "dashboard.kind.vmq": "V免签 app",
 

@@ -81,7 +81,9 @@ export const dashboardZh = {
   "dashboard.ago_m": "{n} 分钟前",
   "dashboard.ago_h": "{n} 小时前",
   "dashboard.ago_d": "{n} 天前",
-  "dashboard.kind.phone": "手机",
+  "dashboard.kind.phone": "手机（商户密钥）",
+  "dashboard.kind.smsforwarder": "SmsForwarder",
+  "dashboard.kind.report": "上报接口客户端",
   "dashboard.kind.third-account": "第三方账户",
   "dashboard.kind.vmq": "V免签",
 

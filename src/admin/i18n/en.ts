@@ -7,6 +7,7 @@ import { ordersEn } from "./orders.en.ts";
 import { reportsEn } from "./reports.en.ts";
 import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
+import { keyedEn } from "./keyed.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -133,4 +134,5 @@ export const en: Record<TextKey, string> = {
   ...settingsEn,
   ...dashboardEn,
   ...clientsEn,
+  ...keyedEn,
 };

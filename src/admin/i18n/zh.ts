@@ -8,6 +8,7 @@ import { ordersZh } from "./orders.zh.ts";
 import { reportsZh } from "./reports.zh.ts";
 import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
+import { keyedZh } from "./keyed.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -134,4 +135,5 @@ export const zh = {
   ...settingsZh,
   ...dashboardZh,
   ...clientsZh,
+  ...keyedZh,
 } as const;

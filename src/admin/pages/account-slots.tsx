@@ -1,7 +1,9 @@
 /** @jsxImportSource @kitajs/html */
 // GET /admin/accounts/:id/slots (issue 22): the payable amounts an account's orders hold now and
 // until when, with the order behind each, and a probe: for an order amount, the amounts the
-// allocator would try here and the one the next order gets. The same view as `xpay channel slots`
+// allocator would try here and the one the next order gets. Amounts are unique across the account's
+// report group (the accounts one report could mean): the page names them, and the account holding
+// each slot when it is another of the group. The same view as `xpay channel slots`
 // (core/slots/reserved.ts), which reads the allocator's own rule. A bad amount is a 422 inline error.
 import { formatYuan, parseYuan } from "../../core/money.ts";
 import { type ReservedView, reservedAmounts, SLOT_LIST_LIMIT } from "../../core/slots/reserved.ts";
@@ -53,6 +55,30 @@ function Probe(p: { v: ReservedView; value: string; error?: string; t: Translate
   );
 }
 
+/** Which account of the report group holds a slot: this one, or a link to the other's page. */
+function HeldOn(p: { v: ReservedView; id: number; t: Translate }) {
+  if (p.id === p.v.account.id) return <span class="muted" safe>{p.t("slots.this_account")}</span>;
+  const a = p.v.group.find((x) => x.id === p.id);
+  return <a href={`/admin/accounts/${p.id}/slots`} safe>{a ? `#${a.id} ${a.name}` : `#${p.id}`}</a>;
+}
+
+/** The report group: one report (a pay type and an amount, no account) could mean any of these accounts. */
+function Group(p: { v: ReservedView; t: Translate }) {
+  const { v, t } = p;
+  if (v.group.length === 0) return <p class="muted" id="slots-group" safe>{t("slots.group_alone")}</p>;
+  return (
+    <div class="notice notice-info" id="slots-group" role="status">
+      <span safe>{t("slots.group")}</span>{" "}
+      {v.group.map((a, i) => (
+        <span>
+          {i ? "、" : ""}
+          <a href={`/admin/accounts/${a.id}/slots`} safe>{`#${a.id} ${a.name} · ${payTypeName(t, a.payType)}`}</a>
+        </span>
+      ))}
+    </div>
+  );
+}
+
 function HeldTable(p: { v: ReservedView; tz: string; t: Translate }) {
   const { v, t } = p;
   if (v.slots.length === 0) return <p class="empty" id="slots-none" safe>{t("slots.none")}</p>;
@@ -62,6 +88,7 @@ function HeldTable(p: { v: ReservedView; tz: string; t: Translate }) {
         <thead>
           <tr>
             <th class="num" safe>{t("slots.col_trade_amount")}</th>
+            {v.group.length ? <th safe>{t("slots.col_account")}</th> : ""}
             <th safe>{t("slots.col_order")}</th>
             <th safe>{t("slots.col_out_trade_no")}</th>
             <th class="num" safe>{t("slots.col_merchant")}</th>
@@ -75,6 +102,7 @@ function HeldTable(p: { v: ReservedView; tz: string; t: Translate }) {
           {v.slots.map((s) => (
             <tr data-slot={String(s.tradeAmount)}>
               <td class="num nowrap"><strong safe>{formatYuan(s.tradeAmount)}</strong></td>
+              {v.group.length ? <td class="wrap" data-held-on={String(s.accountId)}><HeldOn v={v} id={s.accountId} t={t} /></td> : ""}
               <td class="nowrap mono"><a href={`/admin/orders/${s.tradeNo}`} safe>{s.tradeNo}</a></td>
               <td class="mono sl-out" safe>{s.outTradeNo}</td>
               <td class="num" safe>{String(s.pid)}</td>
@@ -116,6 +144,7 @@ async function showSlots(ctx: AdminContext): Promise<Response> {
           <span class="tag" safe>{payTypeName(t, a.payType)}</span>
         </PageHead>
         {a.enabled ? "" : <Notice kind="warn" id="slots-disabled" text={t("slots.disabled")} />}
+        <Group v={v} t={t} />
         <Probe v={v} value={raw} error={error} t={t} />
         <section class="card" id="held">
           <h2 safe>{t("slots.held", { n: `${v.slots.length}${v.truncated ? "+" : ""}` })}</h2>

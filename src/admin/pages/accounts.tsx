@@ -1,10 +1,16 @@
 /** @jsxImportSource @kitajs/html */
 // /admin/accounts: every receiving account with what it received today against its daily limit
-// (core/accounts-today.ts, the stats figures) and its monitoring client's state, enable/disable
+// (core/accounts-today.ts, the stats figures), its monitoring client's state and who may report
+// on it (core/clients/overview.ts accountWatchers: the phones, the merchant's AppSecret, or
+// nobody: 无人监控, no report can pay an order there), enable/disable
 // in place, a link to the amounts its orders hold (account-slots.tsx), and the routes of the
 // add/edit form (account-form.tsx) and the QR preview image.
 import { type AccountToday, accountsToday, NEAR_LIMIT } from "../../core/accounts-today.ts";
 import { setAccountEnabled } from "../../core/account-actions.ts";
+import { accountWatchers, keyedOf } from "../../core/clients/overview.ts";
+import type { Watcher } from "../../core/clients/watch.ts";
+import type { Gateway } from "../../core/gateway.ts";
+import type { KeyedClient } from "../../core/store.ts";
 import { formatYuan } from "../../core/money.ts";
 import { CsrfInput, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -13,16 +19,51 @@ import { errorAnswer, page } from "../render.tsx";
 import { accountFormRoutes, qrPreview } from "./account-form.tsx";
 import { payTypeLabel } from "./account-input.ts";
 
-function Monitor(p: { ctx: AdminContext; row: AccountToday }) {
+/** Who may report payments on the account (core accountWatchers); nobody: 无人监控, no report can pay it. */
+function Watchers(p: { ctx: AdminContext; watchers: Watcher[]; pages: Map<number, number> }) {
+  const { t } = p.ctx;
+  if (p.watchers.length === 0) return <span class="tag tag-danger acc-unwatched" title={t("accounts.unwatched_hint")} safe>{t("accounts.unwatched")}</span>;
+  return (
+    <ul class="acc-watchers">
+      {p.watchers.map((w) => {
+        if (w.kind === "merchant") return <li class="small" safe>{t("accounts.merchant_secret")}</li>;
+        const k = w as KeyedClient;
+        const id = p.pages.get(k.id);
+        return <li class="small">{id ? <a href={`/admin/clients/${id}`} safe>{k.name}</a> : <span safe>{k.name}</span>}</li>;
+      })}
+    </ul>
+  );
+}
+
+function Monitor(p: { ctx: AdminContext; row: AccountToday; watch: WatchInfo }) {
   const { t } = p.ctx;
   const a = p.row.account;
-  if (!a.lastSeenAt) return <span class="tag" safe>{t("accounts.never")}</span>;
+  const watchers = <Watchers ctx={p.ctx} watchers={p.watch.of.get(a.id) ?? []} pages={p.watch.pages} />;
+  if (!a.lastSeenAt) return <div class="stack"><span class="tag" safe>{t("accounts.never")}</span>{watchers}</div>;
   return (
     <div class="stack">
       {p.row.online ? <span class="tag tag-ok" safe>{t("accounts.online")}</span> : <span class="tag tag-warn" safe>{t("accounts.offline")}</span>}
       <span class="small faint"><Time at={a.lastSeenAt} tz={p.ctx.tz} /></span>
+      {watchers}
     </div>
   );
+}
+
+interface WatchInfo {
+  /** Each account's watchers (empty: unwatched). */
+  of: Map<number, Watcher[]>;
+  /** Keyed client id -> its page's (clients row) id. */
+  pages: Map<number, number>;
+}
+
+async function watchInfo(gw: Gateway): Promise<WatchInfo> {
+  const [all, keyed, rows, settings] = await Promise.all([gw.store.listChannels(), gw.store.listKeyedClients(), gw.store.listClients(), gw.settings()]);
+  const pages = new Map<number, number>();
+  for (const r of rows) {
+    const k = keyedOf(r, keyed);
+    if (k) pages.set(k.id, r.id);
+  }
+  return { of: accountWatchers({ all, keyed }, settings.str("report_merchant_secret") === "1"), pages };
 }
 
 function Today(p: { ctx: AdminContext; row: AccountToday }) {
@@ -46,7 +87,7 @@ function Range(p: { ctx: AdminContext; min: number; max: number }) {
   return <span class="nowrap" safe>{text}</span>;
 }
 
-function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
+function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[]; watch: WatchInfo }) {
   const { ctx } = p;
   const t = ctx.t;
   return (
@@ -82,7 +123,7 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[] }) {
                     <div class="small faint mono" safe>{a.code}</div>
                   </td>
                   <td class="num" data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
-                  <td class="nowrap"><Monitor ctx={ctx} row={row} /></td>
+                  <td class="nowrap"><Monitor ctx={ctx} row={row} watch={p.watch} /></td>
                   <td>{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
                   <td class="nowrap" safe>{payTypeLabel(t, a.payType)}</td>
                   <td class="nowrap" safe>{a.pid === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: a.pid })}</td>
@@ -122,7 +163,7 @@ async function listPage(ctx: AdminContext): Promise<Response> {
           <a class="btn btn-primary" href="/admin/accounts/new" id="account-add" safe>{t("accounts.add")}</a>
         </PageHead>
         {done && done in DONE && id ? <Notice kind="ok" text={t(DONE[done], { id })} id="accounts-notice" /> : ""}
-        <AccountsTable ctx={ctx} rows={today.rows} />
+        <AccountsTable ctx={ctx} rows={today.rows} watch={await watchInfo(ctx.gw)} />
       </section>
     ),
   });

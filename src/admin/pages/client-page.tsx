@@ -3,7 +3,8 @@
 // latest payment reports with their raw content and how each was read (refreshed by htmx every
 // 5 s for 10 minutes, so the operator can pay a cent and watch it arrive), and its device history
 // (issue 22): online stretches and silences over 24 h / 7 d / 30 d, online today, report latency,
-// and the messages no rule could read. Data: core/clients/overview.ts and detail.ts.
+// and the messages no rule could read. A keyed client (a phone with a secret of its own) also gets
+// its binding form and a remove button (client-watch.tsx). Data: core/clients/overview.ts and detail.ts.
 import { type ClientDetail, clientDetail, HISTORY_DAYS, reportQuery } from "../../core/clients/detail.ts";
 import { findClient } from "../../core/clients/overview.ts";
 import type { StoredReport } from "../../core/store.ts";
@@ -12,9 +13,10 @@ import type { AdminContext, AdminPage } from "../context.ts";
 import type { TextKey } from "../i18n/index.ts";
 import { seeOther } from "../http.ts";
 import { errorAnswer, fragment, page } from "../render.tsx";
-import { AccountLinks } from "./clients.tsx";
+import { AccountLinks, ownerText } from "./clients.tsx";
 import { Ago, clientKindName, duration, OnlineTag, ReportsTable } from "./client-bits.tsx";
 import { GapsTable, LatencyCard, Timeline, UnreadCard } from "./client-history.tsx";
+import { bindAction, choicesFor, removeAction, WatchCard, type WatchState } from "./client-watch.tsx";
 
 /** Seconds a page keeps polling: a watching tab must not keep a session alive forever. */
 export const WATCH_SECONDS = 600;
@@ -82,7 +84,9 @@ function History(p: { ctx: AdminContext; id: number; days: number; d: ClientDeta
   );
 }
 
-async function showClient(ctx: AdminContext): Promise<Response> {
+const showClient = (ctx: AdminContext) => renderClient(ctx);
+
+async function renderClient(ctx: AdminContext, watch?: WatchState): Promise<Response> {
   const { t, tz } = ctx;
   const row = await findClient(ctx.gw, idOf(ctx.params.id));
   if (!row) return errorAnswer(ctx, 404, t("client.not_found"));
@@ -92,9 +96,12 @@ async function showClient(ctx: AdminContext): Promise<Response> {
   const d = await clientDetail(ctx.gw, c, { days, timeout: row.timeout, tz });
   const since = d.reports[0]?.id ?? 0;
   const setup = c.kind === "third-account" ? "/admin/clients/setup" : `/admin/clients/setup?pid=${c.pid}`;
+  const k = row.keyed;
+  const safeWatch = k ? <WatchCard ctx={ctx} monitorId={c.id} c={k} watching={row.accounts.length} choices={await choicesFor(ctx, k)} state={watch} saved={ctx.query.get("done") === "bound"} /> : "";
   return page(ctx, {
     title: t("client.title", { name: c.name }),
     styles: ["clients.css"],
+    status: watch ? 422 : 200,
     children: (
       <section>
         <p><a href="/admin/clients" safe>{t("client.back")}</a></p>
@@ -105,13 +112,14 @@ async function showClient(ctx: AdminContext): Promise<Response> {
         </PageHead>
         <div class="card">
           <dl class="cl-facts" id="client-facts">
-            <div><dt safe>{t("client.merchant")}</dt><dd safe>{c.kind === "third-account" ? t("clients.third_party") : `${c.pid} ${row.merchantName ?? ""}`.trim()}</dd></div>
+            <div><dt safe>{t("client.merchant")}</dt><dd safe>{ownerText(row, t)}</dd></div>
             <div><dt safe>{t("client.accounts")}</dt><dd><AccountLinks row={row} t={t} /></dd></div>
             <div><dt safe>{t("client.last_seen")}</dt><dd><Ago at={c.lastSeenAt} now={row.now} tz={tz} t={t} /> {c.lastSeenAt ? <span class="muted">(<Time at={c.lastSeenAt} tz={tz} />)</span> : ""}</dd></div>
             {c.extData ? <div><dt safe>{t("client.ext_data")}</dt><dd class="mono" safe>{c.extData}</dd></div> : ""}
           </dl>
           <p><a class="btn btn-small" href={setup} id="client-setup" safe>{t("client.setup")}</a></p>
         </div>
+        {safeWatch}
         <section class="card" id="reports">
           <h2 safe>{t("client.reports")}</h2>
           <p class="muted" safe>{t("client.reports_lead")}</p>
@@ -142,5 +150,7 @@ export const clientPage: AdminPage = {
   routes: [
     { method: "GET", path: "/admin/clients/:id", handle: showClient },
     { method: "GET", path: "/admin/clients/:id/reports", handle: pollReports },
+    { method: "POST", path: "/admin/clients/:id/bind", handle: bindAction(renderClient) },
+    { method: "POST", path: "/admin/clients/:id/remove", handle: removeAction },
   ],
 };

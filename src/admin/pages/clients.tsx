@@ -6,22 +6,40 @@
 import { type ClientRow, clientsOverview } from "../../core/clients/overview.ts";
 import { accountsHeld } from "../../core/slots/reserved.ts";
 import type { ChannelAccount } from "../../core/types.ts";
-import { PageHead } from "../components.tsx";
+import { Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
 import type { Translate } from "../i18n/index.ts";
 import { page } from "../render.tsx";
 import { Ago, clientKindName, OnlineTag, payTypeName } from "./client-bits.tsx";
 
+/**
+ * What a client watches: each account (id, name, pay type) linked to its reserved amounts, after
+ * "unbound" for a keyed client bound to none (it watches every account in its scope no client is
+ * bound to) or the AppSecret phone's own unbound accounts.
+ */
 export function AccountLinks(p: { row: ClientRow; t: Translate }) {
   const { row, t } = p;
-  if (row.accounts.length === 0) return <span class="faint" safe>{t("clients.no_account")}</span>;
-  const links = row.accounts.map((a) => <a href={`/admin/accounts/${a.id}/slots`} class="cl-account" safe>{`${a.name} · ${payTypeName(t, a.payType)}`}</a>);
+  const n = row.accounts.length;
+  const scope = !row.everyAccount ? "" : row.keyed ? (
+    <span class="tag cl-unbound" title={t("clients.unbound_hint", { n })} safe>{t("clients.unbound")}</span>
+  ) : (
+    <span class="muted" safe>{t("clients.every_account", { n })}</span>
+  );
+  const links = row.accounts.map((a) => <a href={`/admin/accounts/${a.id}/slots`} class="cl-account" safe>{`#${a.id} ${a.name} · ${payTypeName(t, a.payType)}`}</a>);
   return (
     <div class="cl-accounts">
-      {row.everyAccount ? <span class="muted" safe>{t("clients.every_account", { n: row.accounts.length })}</span> : ""}
-      {links}
+      {scope}
+      {n === 0 ? <span class="faint" safe>{t("clients.no_account")}</span> : links}
     </div>
   );
+}
+
+/** The merchant column: the third-party watcher serves every merchant, a keyed client of pid 0 the operator. */
+export function ownerText(row: ClientRow, t: Translate): string {
+  const c = row.client;
+  if (c.kind === "third-account") return t("clients.third_party");
+  if (c.pid === 0 && row.keyed) return t("keyed.operator");
+  return `${c.pid} ${row.merchantName ?? ""}`.trim();
 }
 
 function ClientsTable(p: { rows: ClientRow[]; now: number; ctx: AdminContext }) {
@@ -46,7 +64,7 @@ function ClientsTable(p: { rows: ClientRow[]; now: number; ctx: AdminContext }) 
               <td class="nowrap"><OnlineTag online={r.online} never={r.age === null} t={t} /></td>
               <td class="nowrap"><Ago at={r.client.lastSeenAt} now={p.now} tz={tz} t={t} /></td>
               <td class="nowrap" safe>{clientKindName(t, r.client.kind)}</td>
-              <td class="wrap" safe>{r.client.kind === "third-account" ? t("clients.third_party") : `${r.client.pid} ${r.merchantName ?? ""}`.trim()}</td>
+              <td class="wrap" safe>{ownerText(r, t)}</td>
               <td class="wrap"><AccountLinks row={r} t={t} /></td>
             </tr>
           ))}
@@ -93,6 +111,7 @@ async function listClients(ctx: AdminContext): Promise<Response> {
         <PageHead title={t("clients.title")} lead={t("clients.intro", { n: o.timeout })}>
           <a class="btn btn-primary" href="/admin/clients/setup" id="setup-link" safe>{t("clients.setup_link")}</a>
         </PageHead>
+        {ctx.query.get("done") === "removed" ? <Notice kind="ok" id="clients-notice" text={t("keyed.removed")} /> : ""}
         <div class="card">
           {o.rows.length === 0 ? (
             <p class="notice notice-info" id="clients-none" safe>{t("clients.none")}</p>

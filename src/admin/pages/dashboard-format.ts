@@ -33,7 +33,13 @@ export function payTypeName(key: string, t: Translate): string {
   return k ? t(k) : key;
 }
 
-const KINDS: Record<string, TextKey> = { phone: "dashboard.kind.phone", "third-account": "dashboard.kind.third-account", vmq: "dashboard.kind.vmq" };
+const KINDS: Record<string, TextKey> = {
+  phone: "dashboard.kind.phone",
+  "third-account": "dashboard.kind.third-account",
+  vmq: "dashboard.kind.vmq",
+  smsforwarder: "dashboard.kind.smsforwarder",
+  report: "dashboard.kind.report",
+};
 
 export function clientKind(kind: string, t: Translate): string {
   const k = KINDS[kind];

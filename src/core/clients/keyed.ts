@@ -25,16 +25,34 @@ export async function refreshGroups(gw: Gateway): Promise<number> {
   return gw.store.refreshReportGroups((accounts, clients) => reportGroups(accounts, allWatchers(clients, accounts, merchantReports)));
 }
 
-/** Why these accounts cannot be bound to a client of this kind and owner; null when they can. */
-export async function bindingProblem(gw: Gateway, kind: KeyedKind, pid: number, accountIds: readonly number[]): Promise<string | null> {
+/** Why an account cannot be bound, as data (the console words it; bindingProblem is the CLI's line). */
+export type BindingIssue =
+  | { code: "no_account"; id: number }
+  | { code: "vmq_pay_type"; id: number; payType: string }
+  | { code: "other_merchant"; id: number; owner: number };
+
+/** The first account that cannot be bound to a client of this kind and owner; null when all can. */
+export async function bindingIssue(gw: Gateway, kind: KeyedKind, pid: number, accountIds: readonly number[]): Promise<BindingIssue | null> {
   for (const id of accountIds) {
     const a = await gw.store.getChannel(id);
-    if (!a) return `no account with id ${id} (xpay channel list shows them)`;
-    if (kind === "vmq" && !VMQ_PAY_TYPES.includes(a.payType)) return `account ${id} is ${a.payType}; the V免签 app reports WeChat (wxpay) and Alipay (alipay) only`;
-    if (!inScope({ kind, pid, accountIds: [] }, a)) return `account ${id} belongs to merchant ${a.pid}, not ${pid}; a merchant's client watches its own or shared accounts`;
+    if (!a) return { code: "no_account", id };
+    if (kind === "vmq" && !VMQ_PAY_TYPES.includes(a.payType)) return { code: "vmq_pay_type", id, payType: a.payType };
+    if (!inScope({ kind, pid, accountIds: [] }, a)) return { code: "other_merchant", id, owner: a.pid };
   }
   return null;
 }
+
+/** Why these accounts cannot be bound to a client of this kind and owner; null when they can. */
+export async function bindingProblem(gw: Gateway, kind: KeyedKind, pid: number, accountIds: readonly number[]): Promise<string | null> {
+  const i = await bindingIssue(gw, kind, pid, accountIds);
+  if (!i) return null;
+  if (i.code === "no_account") return `no account with id ${i.id} (xpay channel list shows them)`;
+  if (i.code === "vmq_pay_type") return `account ${i.id} is ${i.payType}; the V免签 app reports WeChat (wxpay) and Alipay (alipay) only`;
+  return `account ${i.id} belongs to merchant ${i.owner}, not ${pid}; a merchant's client watches its own or shared accounts`;
+}
+
+/** A client name addClient takes: 1-64 characters, no control characters. */
+export const validClientName = (name: string): boolean => NAME.test(name);
 
 export interface NewClient {
   kind: KeyedKind;

@@ -32,6 +32,8 @@ export interface SlotProbe {
 
 export interface ReservedView {
   account: ChannelAccount;
+  /** The other accounts of its report group (watch.ts): payable amounts are unique across them all. */
+  group: ChannelAccount[];
   now: number;
   matchWindow: number;
   maxOffset: number;
@@ -61,6 +63,7 @@ export async function reservedAmounts(gw: Gateway, accountId: number, o: { probe
   const now = gw.clock.now();
   const since = now - policy.matchWindow;
   const rows = await gw.store.slots.heldSlots(accountId, since, { limit: SLOT_LIST_LIMIT + 1 });
+  const group = account.reportGroup ? (await gw.store.listChannels()).filter((a) => a.reportGroup === account.reportGroup && a.id !== account.id) : [];
   const slots = rows.slice(0, SLOT_LIST_LIMIT).map((s) => reserved(s, now, policy.matchWindow));
   let probe: SlotProbe | null = null;
   if (o.probe !== undefined && o.probe > 0) {
@@ -80,7 +83,7 @@ export async function reservedAmounts(gw: Gateway, accountId: number, o: { probe
     }
     probe = { amount, steps, next: chooseTradeAmount(amount, new Set(byAmount.keys()), maxOffset, policy.direction) };
   }
-  return { account, now, matchWindow: policy.matchWindow, maxOffset: policy.maxOffset, direction: policy.direction, slots, truncated: rows.length > SLOT_LIST_LIMIT, probe };
+  return { account, group, now, matchWindow: policy.matchWindow, maxOffset: policy.maxOffset, direction: policy.direction, slots, truncated: rows.length > SLOT_LIST_LIMIT, probe };
 }
 
 /** Every account with how many payable amounts it holds now (the clients page links each to its view). */
