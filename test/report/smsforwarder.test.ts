@@ -158,6 +158,8 @@ describe("the default POST form", () => {
     expect(r.body.data.reason).toMatch(/^not a payment message/);
     const [stored] = await h.gw.store.listReports({ outcome: "unmatched" });
     expect(JSON.parse(JSON.parse(stored!.raw).content)).toMatchObject({ from: "19999999999", title: "SIM1_测试运营商_18888888888" });
+    // The app sends no heartbeat: any accepted request keeps the phone's accounts online.
+    expect((await h.gw.store.getChannel(1))?.lastSeenAt).toBe(h.clock.now());
   });
 
   test("content that is not the default template is a 400 that says what to change", async () => {

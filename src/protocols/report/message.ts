@@ -45,6 +45,7 @@ export async function settleMessage(gw: Gateway, reporter: Reporter, m: Forwarde
   const presence = presenceOf(reporter, src.phone);
   const base = { kind: "message" as const, pid, signer: reporterSigner(reporter), client: presence.name, raw: src.raw, channelCode: "", dedupeKey: src.dedupeKey ?? messageReportKey(pid, src.content) };
   const found = await recogniseMessage(gw, m);
+  const watched = await reporterAccounts(gw, reporter);
   if (!found.ok) {
     // Stored and answered with the same reason, so the phone's log says why nothing was paid. No
     // dedupe key: once the operator adds a rule for a new wording, the same notification sent
@@ -52,12 +53,12 @@ export async function settleMessage(gw: Gateway, reporter: Reporter, m: Forwarde
     const reason = `not a payment message: ${found.reason}`;
     const stored = await insertUnmatched(gw, { ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
     if (stored.replayed) return replayed(gw);
-    await markClientSeen(gw, presence, []);
+    // Any accepted report is a sign of life: SmsForwarder sends no heartbeat of its own.
+    await markClientSeen(gw, presence, watched.map((x) => x.id));
     if (await keepUnrecognised(gw, pid, base.dedupeKey, m, found.reason)) gw.metrics.unrecognisedMessage();
     gw.metrics.report("message", "unmatched");
     return { reportId: stored.id, outcome: "unmatched", reason: stored.reason, tradeNo: null, pay: null };
   }
-  const watched = await reporterAccounts(gw, reporter);
   const r = await settlePaymentReport(
     gw,
     { ...base, amount: found.amount, payType: found.payType },
