@@ -46,43 +46,41 @@ export type PhoneNote =
   | { code: "loopback"; hostname: string }
   | { code: "plain_http"; host: string };
 
+/** Where a phone reaches xpay from a base URL, with what would stop it. */
+export type PhonePlace = { ok: true; host: string; base: string; notes: PhoneNote[] } | { ok: false; problem: "not_url" | "not_http" };
+
+/** An http(s) base URL with the notes every phone shares (loopback), or why it is not one. */
+function place(given: string, notesFor: (url: URL, path: string) => PhoneNote[], base: (url: URL, path: string) => string): PhonePlace {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    return { ok: false, problem: "not_url" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, problem: "not_http" };
+  const path = url.pathname.replace(/\/+$/, "");
+  const notes = notesFor(url, path);
+  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push({ code: "loopback", hostname: url.hostname });
+  return { ok: true, host: url.host, base: base(url, path), notes };
+}
+
 /**
  * SmsForwarder reaches any URL; its signature covers only the timestamp, so over plain HTTP a
  * listener reads the secret's use and the text: HTTPS is advised (the app accepts any certificate).
  */
-export function webhookPlace(given: string): PhonePlace {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    return { ok: false, problem: "not_url" };
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, problem: "not_http" };
-  const notes: PhoneNote[] = [];
-  if (url.protocol === "http:") notes.push({ code: "plain_http", host: url.host });
-  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push({ code: "loopback", hostname: url.hostname });
-  return { ok: true, host: url.host, base: `${url.origin}${url.pathname.replace(/\/+$/, "")}`, notes };
-}
-
-/** Where a phone reaches xpay from a base URL, with what would stop it. */
-export type PhonePlace = { ok: true; host: string; base: string; notes: PhoneNote[] } | { ok: false; problem: "not_url" | "not_http" };
+export const webhookPlace = (given: string): PhonePlace =>
+  place(given, (url) => (url.protocol === "http:" ? [{ code: "plain_http", host: url.host }] : []), (url, path) => `${url.origin}${path}`);
 
 /** The V免签 app splits HOST/KEY on "/" and always calls http://HOST/... at the host's root. */
-export function vmqPlace(given: string): PhonePlace {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    return { ok: false, problem: "not_url" };
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, problem: "not_http" };
-  const notes: PhoneNote[] = [];
-  const path = url.pathname.replace(/\/+$/, "");
-  if (path !== "") notes.push({ code: "path", host: url.host, path });
-  if (url.protocol === "https:") notes.push({ code: "https", host: url.host });
-  if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) notes.push({ code: "loopback", hostname: url.hostname });
-  return { ok: true, host: url.host, base: `${url.origin}${path}/`, notes };
-}
+export const vmqPlace = (given: string): PhonePlace =>
+  place(
+    given,
+    (url, path) => [
+      ...(path !== "" ? [{ code: "path" as const, host: url.host, path }] : []),
+      ...(url.protocol === "https:" ? [{ code: "https" as const, host: url.host }] : []),
+    ],
+    (url, path) => `${url.origin}${path}/`,
+  );
 
 /** The CLI's line for a note. */
 export function noteText(n: PhoneNote): string {
