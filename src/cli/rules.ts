@@ -2,9 +2,11 @@
 // know yet (core/rules), and the notifications that no rule recognised.
 import type { Command } from "commander";
 import pc from "picocolors";
+import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { formatYuan } from "../core/money.ts";
 import { AMOUNT_EXAMPLE, type RuleInput } from "../core/rules/check.ts";
 import { addRule, removeRule, testRule } from "../core/rules/manage.ts";
+import { ruleStatus } from "../core/rules/operator-rules.ts";
 import { fromSenders } from "../core/rules/unparsed.ts";
 import type { StoredRule, UnparsedMessage } from "../core/rules/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
@@ -12,16 +14,20 @@ import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
 
 const short = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
-const ruleView = (r: StoredRule) => ({ name: r.name, package: r.pkg, pay_type: r.payType, title: r.title, text: r.text, created_at: showTime(r.createdAt) });
+/** `status`: "on", or "off: " and why it does not run (disabled by migration 018, or no longer passing the checks). */
+const ruleView = (r: StoredRule) => {
+  const off = ruleStatus(r);
+  return { name: r.name, package: r.pkg, pay_type: r.payType, titles: r.titles, text: r.text, status: off ? `off: ${off}` : "on", created_at: showTime(r.createdAt) };
+};
 const unparsedView = (m: UnparsedMessage) => ({
   id: m.id, last_seen: showTime(m.lastSeen), first_seen: showTime(m.firstSeen), pid: m.pid, package: m.pkg, title: m.title, text: m.text, count: m.count, reason: m.reason,
 });
 
-const EXAMPLE_ADD = `xpay rules add --package com.tencent.mm --title '^微信支付$' --text '^收款到账${AMOUNT_EXAMPLE}元，来自.{1,20}$' --pay-type wxpay`;
+const EXAMPLE_ADD = `xpay rules add --package com.tencent.mm --title 微信支付 --title 微信收款助手 --text '^收款到账${AMOUNT_EXAMPLE}元，来自.{1,20}$' --pay-type wxpay`;
 
 interface PatternFlags {
   package?: string;
-  title?: string;
+  title?: string[];
   text?: string;
   payType?: string;
   name?: string;
@@ -30,8 +36,11 @@ interface PatternFlags {
 function withPatternOptions(cmd: Command, required: boolean): Command {
   const opt = (flags: string, help: string) => (required ? cmd.requiredOption(flags, help) : cmd.option(flags, help));
   opt("--package <package>", "the app's package, exactly (com.tencent.mm, com.eg.android.AlipayGphone, ...)");
-  opt("--title <regex>", "the whole title, anchored: ^...$ (quote it in single quotes)");
-  opt("--text <regex>", `the whole text, anchored; the amount in yuan as the group ${AMOUNT_EXAMPLE} (here or in --title)`);
+  // Repeatable: each --title is one exact name of the payment sender, never a pattern.
+  const names = (v: string, prev: string[] | undefined) => [...(prev ?? []), v];
+  if (required) cmd.requiredOption("--title <name>", "the sender's exact name, as the notification's whole title; repeat it for each name (never a pattern)", names);
+  else cmd.option("--title <name>", "the sender's exact name, as the notification's whole title; repeat it for each name (never a pattern)", names);
+  opt("--text <regex>", `the whole text, anchored (^...$, RE2 syntax: no look-around); the amount in yuan as the group ${AMOUNT_EXAMPLE}`);
   opt("--pay-type <type>", "alipay / wxpay / qqpay");
   return cmd;
 }
@@ -50,16 +59,16 @@ export function register(program: Command, cli: Cli): void {
     .action(async (o: { json?: boolean }) => {
       const rows = (await cli.open().store.rules.listRules()).map(ruleView);
       if (o.json) return printJson(rows);
-      printTable(rows, ["name", "package", "pay_type", "title", "text", "created_at"]);
+      printTable(rows.map((r) => ({ ...r, titles: r.titles.join(" | ") })), ["name", "package", "pay_type", "titles", "text", "status", "created_at"]);
     });
 
   withPatternOptions(rules.command("add"), true)
-    .description("add a rule after its checks (anchored, amount group, no chat-like sample matches); a running server uses it within a second")
+    .description("add a rule after its checks (the title's exact names, the text anchored with the amount group, no chat-like sample matches); a running server uses it within a second")
     .addHelpText("after", `\nTry a rule first with xpay rules test and the same options.${examples(EXAMPLE_ADD)}`)
     .option("--name <name>", "a name for list and remove (default: PAYTYPE-N)")
     .option("--json", "print JSON")
     .action(async (o: PatternFlags & { json?: boolean }) => {
-      const r = await addRule(cli.open(), { pkg: o.package!, title: o.title!, text: o.text!, payType: o.payType!, name: o.name });
+      const r = await addRule(cli.open(), CLI_ACTOR, { pkg: o.package!, titles: o.title!, text: o.text!, payType: o.payType!, name: o.name });
       if (!r.ok) throw new CliError(r.reason);
       if (o.json) return printJson(ruleView(r.rule));
       console.log(`rule ${pc.bold(r.rule.name)} added; notifications it recognises now pay (re-send one from the phone, or xpay simulate-pay the order)`);
@@ -67,7 +76,7 @@ export function register(program: Command, cli: Cli): void {
 
   withPatternOptions(rules.command("test [name]"), false)
     .description("what a rule (a saved one by name, or the patterns given) would recognise among the stored unrecognised messages, and whether it would save")
-    .addHelpText("after", examples("xpay rules test wxpay-1", "xpay rules test --package com.tencent.mm --title '^微信支付$' --text '^收款到账(?<amount>\\d+(?:\\.\\d{1,2})?)元$' --pay-type wxpay"))
+    .addHelpText("after", examples("xpay rules test wxpay-1", "xpay rules test --package com.tencent.mm --title 微信支付 --text '^收款到账(?<amount>\\d+(?:\\.\\d{1,2})?)元$' --pay-type wxpay"))
     .option("--pid <pid>", "only messages of this merchant")
     .option("--json", "print JSON")
     .action(async (name: string | undefined, o: PatternFlags & { pid?: string; json?: boolean }) => {
@@ -80,7 +89,7 @@ export function register(program: Command, cli: Cli): void {
       } else {
         const missing = ["package", "title", "text", "payType"].filter((k) => o[k as keyof PatternFlags] === undefined);
         if (missing.length) throw new CliError(`give a rule name, or --package, --title, --text and --pay-type (missing: ${missing.map((k) => `--${k === "payType" ? "pay-type" : k}`).join(", ")})`);
-        input = { name: "test", pkg: o.package!, title: o.title!, text: o.text!, payType: o.payType! };
+        input = { name: "test", pkg: o.package!, titles: o.title!, text: o.text!, payType: o.payType! };
       }
       const t = await testRule(gw, input, { pid: intArg("--pid", o.pid) });
       if (o.json) {
@@ -102,7 +111,7 @@ export function register(program: Command, cli: Cli): void {
     .description("remove a rule; a running server stops using it within a second")
     .addHelpText("after", examples("xpay rules remove wxpay-1"))
     .action(async (name: string) => {
-      if (!(await removeRule(cli.open(), name))) throw new CliError(`no rule named ${name}; see xpay rules list`);
+      if (!(await removeRule(cli.open(), CLI_ACTOR, name))) throw new CliError(`no rule named ${name}; see xpay rules list`);
       console.log(`rule ${name} removed`);
     });
 

@@ -1,12 +1,15 @@
 // The one table of payment notifications a phone may forward (POST /api/report/{pid}).
 //
-// A row is one format of one source: the app's package, the exact title the source posts under
-// and the whole text. The matcher (report-rules.ts) anchors both patterns itself (^...$), so a
-// row can never match a chat, group, friend-request or forwarded message that merely QUOTES the
-// wording: the payer knows the amount from the cashier page and can type it anywhere. To support a
-// new format, add a row; keep the title an exact list of the source's own names (oneOf) and the
-// text the source's whole sentence, with `${AMOUNT}` where the amount is.
+// A row is one format of one source: the app's package, the exact names the source posts under
+// and the whole text. The matcher (report-rules.ts) compares the title with the names as sent and
+// anchors the text itself (^...$), so a row can never match a chat, group, friend-request or
+// forwarded message that merely QUOTES the wording: the payer knows the amount from the cashier
+// page and can type it anywhere. To support a new format, add a row; keep the title a list of the
+// source's own names and the text the source's whole sentence, with `${AMOUNT}` where the amount
+// is. Patterns run on the linear-time engine (linear-pattern.ts, RE2 syntax: no look-arounds), as
+// the operator's rules do: one engine and one time bound for everything a stranger's text meets.
 
+import { LinearPattern } from "./linear-pattern.ts";
 import type { PayType } from "./order-input.ts";
 
 export type { PayType };
@@ -16,11 +19,14 @@ export interface MessageRule {
   id: string;
   pkg: string;
   payType: PayType;
-  /** The whole title; anchored by the matcher. */
-  title: RegExp;
+  /** The sender's exact names: the whole title, compared as sent, is one of them. Never a pattern. */
+  titles: readonly string[];
+  /** Built-in rows only: the title IS the wording (Alipay posts "收款码到账12元" as a title); anchored,
+   * and used instead of `titles`. An operator's rule never has one. */
+  titleWording?: LinearPattern;
   /** The whole text (msg, runs of white space folded to one space); anchored by the matcher.
-   * The amount is the named group `amount`, in the title or here. */
-  text: RegExp;
+   * The amount is the named group `amount`, in the title wording or here. */
+  text: LinearPattern;
   /** WeChat folds unread messages of one chat into "[N条]<title>: <text>": accept that form,
    * but only when the folded sender is the title itself (never "[3条]张三: ..."). */
   folded?: boolean;
@@ -30,14 +36,13 @@ export const ALIPAY = "com.eg.android.AlipayGphone";
 export const WECHAT = "com.tencent.mm";
 export const QQ = "com.tencent.mobileqq";
 
-/** Exact alternatives, escaped: a title is one of the source's names, never a pattern. */
-export const oneOf = (...names: string[]) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
-
 // An amount only counts with a currency mark: a leading ¥/￥ or a trailing 元 (bare numbers are
-// counts, dates, order numbers). The trailing guard stops "1,2345" or "12.345" from matching as a
-// shorter valid prefix; "12.345" is captured whole and refused as an invalid amount.
-export const AMOUNT =
-  String.raw`[:：]?\s?(?=[¥￥]|[\d,.]+\s?元)[¥￥]?\s?(?<amount>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d,]|\.\d)\s?元?`;
+// counts, dates, order numbers). The group holds the mark too (RE2 has no look-ahead to demand
+// one without taking it, and a group name appears once): the matcher strips it (moneyText in
+// report-rules.ts). "1,2345" cannot match as a shorter valid prefix, since the text is anchored
+// and no tail starts with a digit; "12.345" is captured whole and refused as an invalid amount.
+const NUM = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
+export const AMOUNT = String.raw`[:：]?\s?(?<amount>[¥￥]\s?${NUM}\s?元?|${NUM}\s?元)`;
 const CLERK = String.raw`[\[【]店员消息[\]】]`;
 /** WeChat's note on who paid: (朋友到店), (老顾客消费), ... */
 const WX_GUEST = String.raw`(?:[(（](?:朋友到店|[新老]顾客(?:消费|到店))[)）])?`;
@@ -48,15 +53,17 @@ const LINK = String.raw`(?:[，,]?\s?点击查看(?:详情)?)?`;
  * which is what a group ("张三: ...") or folded ("[2条]...") prefix needs. */
 const PAYER = String.raw`[^\s:：\[\]【】]{0,24}`;
 
-const WX_PAY = oneOf("微信支付", "微信收款助手");
-const ALIPAY_TITLES = oneOf("", "支付宝", "支付宝通知", "收款通知", "收钱码收款", "收款到账通知", "收款单到账", "店员通");
+const WX_PAY = ["微信支付", "微信收款助手"];
+const ALIPAY_TITLES = ["", "支付宝", "支付宝通知", "收款通知", "收钱码收款", "收款到账通知", "收款单到账", "店员通"];
 
-function row(id: string, pkg: string, payType: PayType, title: string, text: string, folded = false): MessageRule {
-  return { id, pkg, payType, title: new RegExp(title), text: new RegExp(text), folded };
+/** `title`: the sender's names, or (Alipay only) the wording posted as the title. */
+function row(id: string, pkg: string, payType: PayType, title: string[] | string, text: string, folded = false): MessageRule {
+  const names = Array.isArray(title) ? { titles: title } : { titles: [], titleWording: LinearPattern.of(title) };
+  return { id, pkg, payType, ...names, text: LinearPattern.of(text), folded };
 }
-const wx = (id: string, title: string, text: string) => row(id, WECHAT, "wxpay", title, text, true);
-const ali = (id: string, title: string, text: string) => row(id, ALIPAY, "alipay", title, text);
-const qq = (id: string, text: string) => row(id, QQ, "qqpay", oneOf("QQ钱包"), text);
+const wx = (id: string, title: string[], text: string) => row(id, WECHAT, "wxpay", title, text, true);
+const ali = (id: string, title: string[] | string, text: string) => row(id, ALIPAY, "alipay", title, text);
+const qq = (id: string, text: string) => row(id, QQ, "qqpay", ["QQ钱包"], text);
 
 // Order matters only when two rows of one package overlap: the more specific first.
 export const MESSAGE_RULES: MessageRule[] = [
@@ -64,9 +71,9 @@ export const MESSAGE_RULES: MessageRule[] = [
   wx("wxpay.received", WX_PAY, `微信支付收款${AMOUNT}${WX_GUEST}${TALLY}`),
   wx("wxpay.reward", WX_PAY, `二维码赞赏到账${AMOUNT}`),
   wx("wxpay.qrcode", WX_PAY, `个人收款码到账${AMOUNT}`),
-  wx("wxpay.clerk", oneOf("微信收款商业版", "微信收款助手"), `${CLERK}\\s?收款到账${AMOUNT}`),
+  wx("wxpay.clerk", ["微信收款商业版", "微信收款助手"], `${CLERK}\\s?收款到账${AMOUNT}`),
   // A bare "收款到账" is trusted only from 收款助手 itself (its digests say 汇总 and do not fit).
-  wx("wxpay.assistant", oneOf("微信收款助手"), `收款到账${AMOUNT}`),
+  wx("wxpay.assistant", ["微信收款助手"], `收款到账${AMOUNT}`),
 
   // Alipay: the wording in the text under one of Alipay's own titles, or in the title itself.
   ali("alipay.received", ALIPAY_TITLES, `[你您]已成功收款${AMOUNT}${LINK}`),
@@ -76,7 +83,7 @@ export const MESSAGE_RULES: MessageRule[] = [
   ali("alipay.qrcode", `收款码到账${AMOUNT}`, `(?:点击查看(?:详情)?)?`),
   ali("alipay.bill", ALIPAY_TITLES, `收款单到账${AMOUNT}`),
   ali("alipay.clerk", ALIPAY_TITLES, `(?:${CLERK}|店员通)\\s?收款到账${AMOUNT}`),
-  ali("alipay.clerk", CLERK, `收款到账${AMOUNT}`),
+  ali("alipay.clerk", ["[店员消息]", "【店员消息】", "[店员消息】", "【店员消息]"], `收款到账${AMOUNT}`), // CLERK, as names
 
   // QQ wallet (QQ钱包).
   qq("qqpay.received", `(?:QQ钱包\\s?(?:收款通知|到账提醒)\\s?[:：]?\\s?)?(?:[你您]已)?成功收款${AMOUNT}`),
@@ -84,10 +91,18 @@ export const MESSAGE_RULES: MessageRule[] = [
   // Bank SMS: no row yet (no pay type for it); one would be row(id, <SMS app package>, ...).
 ];
 
+/** Compiles the table now (the rows compile on first use): before a message's time budget starts,
+ * so the first message after a start is not the one that pays for the compiling. */
+export function prepareTable(): void {
+  for (const r of MESSAGE_RULES) void [r.text.hasAmount, r.titleWording?.hasAmount];
+  for (const p of SHARED_REJECTS) void p.hasAmount;
+}
+
 // Not used to decide (the anchored rows do): they name why a notification that mentions money
 // is not a payment (promotions, failures, refunds, money going out), for the stored reason.
-export const SHARED_REJECTS: RegExp[] = [
-  /送你|红包|优惠券|代金券|领取|立减|奖励金/,
-  /失败|退款|退回|撤销|已关闭/,
-  /成功付款|付款成功|向(?![你您])[^\s，,。]{1,20}?付款/,
-];
+export const SHARED_REJECTS: LinearPattern[] = [
+  "送你|红包|优惠券|代金券|领取|立减|奖励金",
+  "失败|退款|退回|撤销|已关闭",
+  // Money going out to someone ("向张三付款"), not to you: the first letter after 向 is not 你/您.
+  String.raw`成功付款|付款成功|向[^\s，,。你您][^\s，,。]{0,19}?付款`,
+].map((p) => LinearPattern.of(p));

@@ -3,6 +3,7 @@
 // core/payment-formats.ts) so the rules can be tested exhaustively and extended without touching
 // the report handler.
 
+import type { LinearPattern } from "./linear-pattern.ts";
 import { parseYuan } from "./money.ts";
 import { MESSAGE_RULES, type MessageRule, type PayType, SHARED_REJECTS } from "./payment-formats.ts";
 
@@ -59,15 +60,59 @@ export function parseForwardedContent(
   return { ok: true, message };
 }
 
+/** The longest title and text any rule (built-in or the operator's) is run on: a payment
+ * notification is one short sentence; past these it is not one, and no pattern sees it. */
+export const MESSAGE_LIMITS = { titleChars: 128, textChars: 256 };
+
+/** Milliseconds one message may spend in all the rules together (the built-ins and the operator's):
+ * a payment takes about 0.05 ms on the table, so the margin is for a paused or busy machine. */
+export const MATCH_BUDGET_MS = 100;
+
+/**
+ * A deadline over all the rules one message meets. Each rule runs in time linear in the capped
+ * text (linear-pattern.ts), so checking between rules bounds the whole at the budget plus one
+ * rule's run, whatever the number or shape of the rules.
+ */
+export class Budget {
+  private readonly until: number;
+  /** Set once the deadline passed: the rules after it were not tried. */
+  spent = false;
+  constructor(readonly ms: number = MATCH_BUDGET_MS, private readonly now: () => number = () => performance.now()) {
+    this.until = now() + ms;
+  }
+  /** True while there is time left; false (and spent) once there is none. */
+  left(): boolean {
+    if (!this.spent && this.now() > this.until) this.spent = true;
+    return !this.spent;
+  }
+}
+
+/** The title is one of the sender's names (compared as sent: "微信支付 " is a nickname), or, for a
+ * built-in row whose title is the wording, matches it whole. */
+function titleGroups(r: MessageRule, title: string): Record<string, string | undefined> | null {
+  if (r.titleWording) return r.titleWording.wholeGroups(title);
+  return r.titles.includes(title) ? {} : null;
+}
+
+/** True when the rule's sender posts under this title: the app's payment source spoke. */
+export function fromSender(r: MessageRule, title: string): boolean {
+  return r.titleWording ? r.titleWording.matchesWhole(title) : r.titles.includes(title);
+}
+
+/** "¥ 1,234.50元" -> "1,234.50": the amount group holds the currency mark the text carried. */
+export const moneyText = (group: string) => group.replace(/^[¥￥] ?/, "").replace(/ ?元$/, "");
+
 /**
  * A notification is a payment only when one row of the table (core/payment-formats.ts) matches its
  * package, its WHOLE title and its WHOLE text. Everything else of the same apps is not a payment;
- * the reason says which part failed, never repeating the notification's own text.
+ * the reason says which part failed, never repeating the notification's own text. `budget` bounds
+ * the time over every rule tried for this message (one budget may span several calls).
  */
 export function matchPaymentMessage(
   m: ForwardedMessage,
   rules: MessageRule[] = MESSAGE_RULES,
-  sharedRejects: RegExp[] = SHARED_REJECTS,
+  sharedRejects: LinearPattern[] = SHARED_REJECTS,
+  budget: Budget = new Budget(),
 ): MessageParse {
   const pkg = (m.package_name ?? "").trim();
   if (!pkg) return { ok: false, reason: "missing package_name" };
@@ -79,27 +124,32 @@ export function matchPaymentMessage(
   const title = m.title ?? "";
   const text = (m.msg ?? "").replace(/\s+/g, " ").trim();
   if (!title.trim() && !text) return { ok: false, reason: "empty notification text" };
+  if (title.length > MESSAGE_LIMITS.titleChars || text.length > MESSAGE_LIMITS.textChars) {
+    return { ok: false, reason: `longer than a payment notification (title over ${MESSAGE_LIMITS.titleChars} or text over ${MESSAGE_LIMITS.textChars} characters)` };
+  }
 
-  for (const r of candidates) {
-    const t = pattern(r.title).whole.exec(title);
+  for (const [i, r] of candidates.entries()) {
+    if (!budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules, ${candidates.length - i} of ${candidates.length} not tried` };
+    const t = titleGroups(r, title);
     if (!t) continue;
     const x = matchText(r, text, title);
     if (!x) continue;
-    const amountText = x.groups?.amount ?? t.groups?.amount;
-    if (amountText === undefined) return { ok: false, reason: `rule ${r.id} has no amount group` };
+    const group = x.amount ?? t.amount;
+    if (group === undefined) return { ok: false, reason: `rule ${r.id} has no amount group` };
+    const amountText = moneyText(group);
     const amount = yuanTextToCents(amountText);
     if (amount === null) return { ok: false, reason: `rule ${r.id}: invalid amount "${amountText}"` };
     return { ok: true, payType: r.payType, amount, rule: r.id };
   }
+  if (!budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules` };
   return { ok: false, reason: whyNot(candidates, title, text, sharedRejects) };
 }
 
-function matchText(r: MessageRule, text: string, title: string): RegExpExecArray | null {
-  const whole = pattern(r.text).whole;
-  const direct = whole.exec(text);
+function matchText(r: MessageRule, text: string, title: string): Record<string, string | undefined> | null {
+  const direct = r.text.wholeGroups(text);
   if (direct || !r.folded) return direct;
   const inner = unfold(text, title);
-  return inner === null ? null : whole.exec(inner);
+  return inner === null ? null : r.text.wholeGroups(inner);
 }
 
 /** "[3条]微信支付: X" -> "X" when the folded sender is exactly the title; otherwise null. */
@@ -112,34 +162,19 @@ function unfold(text: string, title: string): string | null {
   return sep ? rest.slice(title.length + sep[0].length) : null;
 }
 
-function whyNot(rules: MessageRule[], title: string, text: string, sharedRejects: RegExp[]): string {
+function whyNot(rules: MessageRule[], title: string, text: string, sharedRejects: LinearPattern[]): string {
   for (const re of sharedRejects) {
-    const hit = pattern(re).inside.exec(`${title} ${text}`);
-    if (hit) return `rejected wording "${hit[0]}"`;
+    const hit = re.find(`${title} ${text}`);
+    if (hit !== null) return `rejected wording "${hit}"`;
   }
   // Only the pattern that carries the amount is the wording; the other part is a title list or a
   // fixed tail (which may be empty, and so is found in anything).
-  const inText = rules.filter((r) => hasAmount(r.text));
+  const inText = rules.filter((r) => r.text.hasAmount);
   if (inText.some((r) => matchText(r, text, title))) {
     return "payment text, but the title is not one of this app's payment senders (a chat or request from someone else)";
   }
-  if (rules.some((r) => (hasAmount(r.text) ? pattern(r.text).inside.test(text) : pattern(r.title).inside.test(title)))) {
+  if (rules.some((r) => (r.text.hasAmount ? r.text.test(text) : r.titleWording?.test(title) === true))) {
     return "payment wording with other text around it (a chat, group, friend-request or forwarded message): only the whole notification of a payment sender pays";
   }
   return "no payment wording matched";
-}
-
-export const hasAmount = (re: RegExp) => re.source.includes("(?<amount>");
-
-// Each pattern compiled once more: anchored (the rule) and unanchored (only to explain a refusal).
-// /g and /y are dropped so a caller's pattern keeps no lastIndex between calls.
-const compiled = new WeakMap<RegExp, { whole: RegExp; inside: RegExp }>();
-function pattern(re: RegExp): { whole: RegExp; inside: RegExp } {
-  let c = compiled.get(re);
-  if (!c) {
-    const flags = re.flags.replace(/[gy]/g, "");
-    c = { whole: new RegExp(`^(?:${re.source})$`, flags), inside: new RegExp(re.source, flags) };
-    compiled.set(re, c);
-  }
-  return c;
 }

@@ -4,6 +4,7 @@
 // what the command it names lists, run as a real CLI process on the same database; a re-send is
 // one notification, and a chat that quotes a payment is kept for the operator but not counted.
 import { afterEach, expect, test } from "bun:test";
+import { CLI_ACTOR } from "../../src/core/admin/audit.ts";
 import { addRule } from "../../src/core/rules/manage.ts";
 import { report, smsContent } from "../report/util.ts";
 import { cliOn } from "../cli/run-cli.ts";
@@ -50,7 +51,7 @@ test("the alert's count is what `xpay rules unparsed --pid P --from-sender` list
 
   // A rule for the new wording: the next re-send is recognised (money with no order: an
   // unmatched_report of its own), so its row leaves the table and the count drops under the threshold.
-  expect(await addRule(x.h.gw, { pkg: "com.eg.android.AlipayGphone", title: "^支付宝$", text: String.raw`^到账提醒：收款(?<amount>\d+(?:\.\d{1,2})?)元已存入余额$`, payType: "alipay" })).toMatchObject({ ok: true });
+  expect(await addRule(x.h.gw, CLI_ACTOR, { pkg: "com.eg.android.AlipayGphone", titles: ["支付宝"], text: String.raw`^到账提醒：收款(?<amount>\d+(?:\.\d{1,2})?)元已存入余额$`, payType: "alipay" })).toMatchObject({ ok: true });
   x.h.clock.advance(1);
   await send(1001, "支付宝", "到账提醒：收款1.00元已存入余额");
   expect(json(...args)).toHaveLength(2);

@@ -59,7 +59,7 @@ export async function fillEveryTable(): Promise<{ dbPath: string; dir: string; r
     await report(h, "/9999/pc", { amount: 100, pay_type: "alipay", channel_code: "alipay_qr" });
     await report(h, "/1001/heart", { client_name: "pixel6", channel_id: x.account.id }, { method: "GET" });
     await report(h, "/1001", { from: "pixel6", content: smsContent("支付宝通知", "你有一笔新的优惠待领取") });
-    await store.rules.addRule({ name: "my-bank", pkg: "com.bank.app", title: "^到账$", text: "^收款(?<amount>\\d+\\.\\d{2})元$", payType: "alipay", createdAt: now() });
+    await store.rules.addRule({ name: "my-bank", pkg: "com.bank.app", titles: ["到账"], text: "^收款(?<amount>\\d+\\.\\d{2})元$", payType: "alipay", createdAt: now() });
     await store.rules.recordUnparsed({ pid: 1001, key: "k-1", pkg: "com.tencent.mm", title: "微信支付", text: "新的收款方式", reason: "no rule", now: now() }, { total: 100 });
 
     // A monitoring client with a finished online stretch; then silent long enough to fire an alert.

@@ -3,6 +3,7 @@
 // another gateway (as the CLI beside a server) pays the same notification re-sent once the
 // server's one-second rules cache has passed, and the paying report sent again is a duplicate.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { CLI_ACTOR } from "../../src/core/admin/audit.ts";
 import type { Gateway } from "../../src/core/gateway.ts";
 import { addRule } from "../../src/core/rules/manage.ts";
 import { buildApp } from "../../src/server/app.ts";
@@ -47,7 +48,7 @@ withPostgres(() => {
     expect(await gw.store.rules.listUnparsed({})).toEqual([expect.objectContaining({ pid: 1001, text: "收款到账13.22元，来自张三", count: 2 })]);
 
     const cli = openGateway({ db: url });
-    expect(await addRule(cli, { pkg: "com.tencent.mm", title: "^微信支付$", text: `^收款到账${A}元，来自.{1,20}$`, payType: "wxpay" })).toMatchObject({ ok: true });
+    expect(await addRule(cli, CLI_ACTOR, { pkg: "com.tencent.mm", titles: ["微信支付"], text: `^收款到账${A}元，来自.{1,20}$`, payType: "wxpay" })).toMatchObject({ ok: true });
     await (cli.store as PostgresStore).end();
 
     await Bun.sleep(1100); // the server reads the rules at most once a second

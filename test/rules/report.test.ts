@@ -2,6 +2,7 @@
 // kept and counted, a rule for it is added (by another process, as the CLI beside a server), and
 // the same notification sent again pays.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { CLI_ACTOR } from "../../src/core/admin/audit.ts";
 import { addRule, removeRule } from "../../src/core/rules/manage.ts";
 import { forgetOperatorRules } from "../../src/core/rules/operator-rules.ts";
 import { openGateway } from "../../src/server/bootstrap.ts";
@@ -9,7 +10,7 @@ import { harness, type Harness, seed } from "../helpers.ts";
 import { createOrder, report } from "../report/util.ts";
 
 const A = String.raw`(?<amount>\d+(?:\.\d{1,2})?)`;
-const NEW_WORDING = { pkg: "com.tencent.mm", title: "^微信支付$", text: `^收款到账${A}元，来自.{1,20}$`, payType: "wxpay" };
+const NEW_WORDING = { pkg: "com.tencent.mm", titles: ["微信支付"], text: `^收款到账${A}元，来自.{1,20}$`, payType: "wxpay" };
 
 let h: Harness;
 beforeEach(async () => {
@@ -44,7 +45,7 @@ describe("a new wording", () => {
 
     // `xpay rules add` in another process: its own gateway on the same database file.
     const cli = openGateway({ db: h.dbPath });
-    const added = await addRule(cli, NEW_WORDING);
+    const added = await addRule(cli, CLI_ACTOR, NEW_WORDING);
     cli.store.close();
     expect(added).toMatchObject({ ok: true, rule: { name: "wxpay-1" } });
 
@@ -61,15 +62,15 @@ describe("a new wording", () => {
   });
 
   test("a removed rule stops paying", async () => {
-    await addRule(h.gw, NEW_WORDING);
+    await addRule(h.gw, CLI_ACTOR, NEW_WORDING);
     const order = await createOrder(h, { pay_type: "wxpay", money: "13.22" });
-    expect(await removeRule(h.gw, "wxpay-1")).toBe(true);
+    expect(await removeRule(h.gw, CLI_ACTOR, "wxpay-1")).toMatchObject({ name: "wxpay-1" });
     expect((await send(content("微信支付", "收款到账13.22元，来自张三"))).body.data.outcome).toBe("unmatched");
     expect(await statusOf(order.trade_no)).toBe(1);
   });
 
   test("the built-in formats come first; an operator rule never sees an over-long text", async () => {
-    expect(await addRule(h.gw, { ...NEW_WORDING, text: `^收款到账${A}元，来自.*$` })).toMatchObject({ ok: true });
+    expect(await addRule(h.gw, CLI_ACTOR, { ...NEW_WORDING, text: `^收款到账${A}元，来自.*$` })).toMatchObject({ ok: true });
     const o1 = await createOrder(h, { pay_type: "wxpay", money: "13.22" });
     const builtIn = await send(content("微信支付", "个人收款码到账¥13.22"));
     expect(builtIn.body.data).toMatchObject({ outcome: "matched", trade_no: o1.trade_no });
@@ -95,7 +96,7 @@ describe("what is kept as unrecognised", () => {
   });
 
   test("a package an operator rule names counts as a payment app", async () => {
-    await addRule(h.gw, { pkg: "com.example.bank", title: "^银行通知$", text: `^入账${A}元$`, payType: "alipay" });
+    await addRule(h.gw, CLI_ACTOR, { pkg: "com.example.bank", titles: ["银行通知"], text: `^入账${A}元$`, payType: "alipay" });
     forgetOperatorRules(h.gw);
     await send(content("银行通知", "入账 100.00元，余额...", "com.example.bank"));
     expect((await h.gw.store.rules.listUnparsed({})).map((m) => m.pkg)).toEqual(["com.example.bank"]);

@@ -6,7 +6,7 @@ import type { NewUnparsed } from "../../src/core/rules/store.ts";
 import type { Store } from "../../src/core/store.ts";
 import { type Ctx, T0 } from "./harness.ts";
 
-const rule = (name: string, at = T0) => ({ name, pkg: "com.tencent.mm", title: "^微信支付$", text: "^收款到账(?<amount>\\d+)元$", payType: "wxpay", createdAt: at });
+const rule = (name: string, at = T0) => ({ name, pkg: "com.tencent.mm", titles: ["微信支付"], text: "^收款到账(?<amount>\\d+)元$", payType: "wxpay", createdAt: at });
 
 const msg = (key: string, now: number, o: Partial<NewUnparsed> = {}): NewUnparsed => ({
   pid: 1001, key, pkg: "com.tencent.mm", title: "微信支付", text: `收款到账${key}元`, reason: "no payment wording matched", now, ...o,
@@ -23,7 +23,7 @@ export function rulesContract(ctx: Ctx): void {
 
   test("rules: added in order, a taken name refused, removed by name", async () => {
     const a = await rules().addRule(rule("wxpay-1"));
-    expect(a).toEqual({ kind: "added", rule: { id: expect.any(Number), ...rule("wxpay-1") } });
+    expect(a).toEqual({ kind: "added", rule: { id: expect.any(Number), ...rule("wxpay-1"), disabled: "" } });
     expect((await rules().addRule(rule("wxpay-2", T0 + 1))).kind).toBe("added");
     expect(await rules().addRule({ ...rule("wxpay-1"), pkg: "other" })).toEqual({
       kind: "refused", reason: "a rule named wxpay-1 exists already; choose another --name or remove it first",
@@ -32,6 +32,12 @@ export function rulesContract(ctx: Ctx): void {
     expect(await rules().removeRule("wxpay-1")).toBe(true);
     expect(await rules().removeRule("wxpay-1")).toBe(false);
     expect((await rules().listRules()).map((r) => r.name)).toEqual(["wxpay-2"]);
+  });
+
+  test("rules: a title is its list of names, kept as given (a name may hold | or brackets); a new rule runs", async () => {
+    const names = ["微信支付", "微信收款助手", "[店员消息]", "a|b", "x(y)"];
+    expect((await rules().addRule({ ...rule("many"), titles: names })).kind).toBe("added");
+    expect(await rules().listRules()).toEqual([expect.objectContaining({ name: "many", titles: names, disabled: "" })]);
   });
 
   test("unparsed: a re-send counts on its row; newest seen first; pid, since and limit narrow; forget drops one", async () => {

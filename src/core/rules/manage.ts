@@ -1,15 +1,24 @@
 // The operator's actions on message rules (`xpay rules`, and the console if it offers them):
 // add (checked), test (against the stored unrecognised messages and the chat-like samples),
-// remove. A change reaches a running server within a second (operator-rules.ts).
+// remove. A change reaches a running server within a second (operator-rules.ts). Adding or
+// removing a rule changes what pays, so each is audited (core/admin/audit.ts) with the rule before
+// and after. A test writes nothing and changes nothing: it stays a reader (cli/database.ts READERS),
+// usable on a read-only copy of the database, and is not audited.
+import { type Actor, audit } from "../admin/audit.ts";
 import type { Gateway } from "../gateway.ts";
-import { matchPaymentMessage } from "../report-rules.ts";
+import { Budget, matchPaymentMessage } from "../report-rules.ts";
 import type { ChatSample } from "./chat-samples.ts";
-import { compileRule, patternProblem, type RuleInput, ruleProblem, samplesMatched } from "./check.ts";
+import { compileRule, type RuleInput, ruleProblem, samplesMatched, textProblem } from "./check.ts";
 import { forgetOperatorRules } from "./operator-rules.ts";
 import type { StoredRule, UnparsedMessage } from "./store.ts";
 import { UNPARSED_LIMITS } from "./unparsed.ts";
 
 export type NewRule = Omit<RuleInput, "name"> & { name?: string };
+
+/** What the audit log keeps of a rule: everything that decides what it pays. */
+export const ruleView = (r: RuleInput & { disabled?: string }) => ({
+  name: r.name, package: r.pkg, pay_type: r.payType, titles: r.titles, text: r.text, ...(r.disabled ? { disabled: r.disabled } : {}),
+});
 
 /** "wxpay-1", "wxpay-2", ...: the first free one. */
 async function freeName(gw: Gateway, payType: string): Promise<string> {
@@ -19,19 +28,24 @@ async function freeName(gw: Gateway, payType: string): Promise<string> {
   return `${payType}-${n}`;
 }
 
-export async function addRule(gw: Gateway, input: NewRule): Promise<{ ok: true; rule: StoredRule } | { ok: false; reason: string }> {
+export async function addRule(gw: Gateway, actor: Actor, input: NewRule): Promise<{ ok: true; rule: StoredRule } | { ok: false; reason: string }> {
   const rule = { ...input, name: input.name ?? (await freeName(gw, /^[a-z]+$/.test(input.payType) ? input.payType : "rule")) };
   const problem = ruleProblem(rule);
   if (problem) return { ok: false, reason: problem };
-  const r = await gw.store.rules.addRule({ ...rule, createdAt: gw.clock.now() });
+  const r = await gw.store.rules.addRule({ ...rule, titles: [...new Set(rule.titles)], createdAt: gw.clock.now() });
   forgetOperatorRules(gw);
-  return r.kind === "added" ? { ok: true, rule: r.rule } : { ok: false, reason: r.reason };
+  if (r.kind !== "added") return { ok: false, reason: r.reason };
+  await audit(gw, { actor, action: "rule.add", target: `rule:${r.rule.name}`, before: null, after: ruleView(r.rule) });
+  return { ok: true, rule: r.rule };
 }
 
-export async function removeRule(gw: Gateway, name: string): Promise<boolean> {
-  const removed = await gw.store.rules.removeRule(name);
+/** The removed rule; null when no rule has that name. */
+export async function removeRule(gw: Gateway, actor: Actor, name: string): Promise<StoredRule | null> {
+  const before = (await gw.store.rules.listRules()).find((r) => r.name === name);
+  if (!before || !(await gw.store.rules.removeRule(name))) return null;
   forgetOperatorRules(gw);
-  return removed;
+  await audit(gw, { actor, action: "rule.remove", target: `rule:${name}`, before: ruleView(before), after: null });
+  return before;
 }
 
 export interface RuleTest {
@@ -46,13 +60,13 @@ export interface RuleTest {
 /** What the rule would do, without saving it: the checks, the samples, the stored messages. */
 export async function testRule(gw: Gateway, input: RuleInput, o: { pid?: number } = {}): Promise<RuleTest> {
   const problem = ruleProblem(input);
-  if (patternProblem("--title", input.title) || patternProblem("--text", input.text)) return { problem, samples: [], matches: [] };
+  if (input.titles.length === 0 || textProblem(input.text)) return { problem, samples: [], matches: [] };
   const rule = compileRule(input);
   const stored = await gw.store.rules.listUnparsed({ pid: o.pid, limit: UNPARSED_LIMITS.total });
   const matches: RuleTest["matches"] = [];
   for (const message of stored) {
     if (message.pkg !== input.pkg) continue;
-    const r = matchPaymentMessage({ package_name: message.pkg, title: message.title, msg: message.text }, [rule], []);
+    const r = matchPaymentMessage({ package_name: message.pkg, title: message.title, msg: message.text }, [rule], [], new Budget());
     if (r.ok) matches.push({ message, amount: r.amount });
     else if (r.reason.includes("invalid amount")) matches.push({ message, amount: null });
   }

@@ -2,19 +2,25 @@
 // through a one-second cache like the settings (Gateway.settings), so `xpay rules add` beside a
 // running server takes effect within a second without a read per report.
 import type { Gateway } from "../gateway.ts";
-import type { MessageRule } from "../payment-formats.ts";
-import { type ForwardedMessage, type MessageParse, matchPaymentMessage } from "../report-rules.ts";
-import { compileRule, RULE_LIMITS, ruleProblem } from "./check.ts";
+import { type MessageRule, prepareTable } from "../payment-formats.ts";
+import { Budget, type ForwardedMessage, type MessageParse, matchPaymentMessage } from "../report-rules.ts";
+import { compileRule, ruleProblem } from "./check.ts";
 import type { StoredRule } from "./store.ts";
 
 const CACHE_MS = 1000;
 const cache = new WeakMap<Gateway, { at: number; rules: MessageRule[] }>();
 
-/** Rules that no longer pass the checks (a hand-edited row, a corpus grown since) are skipped. */
+/** Why a stored rule does not run: disabled by migration 018, or no longer passing the checks
+ * (a hand-edited row, a corpus grown since, a text the linear-time engine refuses); null when it runs. */
+export function ruleStatus(r: StoredRule): string | null {
+  return r.disabled || ruleProblem(r);
+}
+
+/** Rules that do not run are skipped, and logged on each reload. */
 function usable(gw: Gateway, stored: StoredRule[]): MessageRule[] {
   const out: MessageRule[] = [];
   for (const r of stored) {
-    const problem = ruleProblem(r);
+    const problem = ruleStatus(r);
     if (problem) gw.log.error("rules.skipped", { rule: r.name, problem });
     else out.push(compileRule(r));
   }
@@ -36,18 +42,18 @@ export function forgetOperatorRules(gw: Gateway): void {
 }
 
 /**
- * The built-in formats first, then the operator's rules (only on a title and text within the
- * length caps: a rule's pattern is the operator's, the text a stranger's). `operator` says which
- * table recognised the message.
+ * The built-in formats first, then the operator's rules, under one time budget for the message
+ * (report-rules.ts: the text capped in length, every pattern linear in it, the deadline checked
+ * between rules): a stranger's message or an operator's rule can slow one report by the budget,
+ * never freeze the process. `operator` says which table recognised the message.
  */
-export async function recogniseMessage(gw: Gateway, m: ForwardedMessage): Promise<MessageParse & { operator: boolean }> {
-  const builtIn = matchPaymentMessage(m);
+export async function recogniseMessage(gw: Gateway, m: ForwardedMessage, budget?: Budget): Promise<MessageParse & { operator: boolean }> {
+  const rules = await operatorRules(gw); // first: the store's time (and compiling) is not the rules' time
+  prepareTable();
+  const b = budget ?? new Budget();
+  const builtIn = matchPaymentMessage(m, undefined, undefined, b);
   if (builtIn.ok) return { ...builtIn, operator: false };
-  const title = m.title ?? "";
-  const text = (m.msg ?? "").replace(/\s+/g, " ").trim();
-  if (title.length > RULE_LIMITS.titleChars || text.length > RULE_LIMITS.textChars) return { ...builtIn, operator: false };
-  const rules = await operatorRules(gw);
-  if (rules.length === 0) return { ...builtIn, operator: false };
-  const custom = matchPaymentMessage(m, rules, []);
+  const custom = rules.length === 0 || b.spent ? builtIn : matchPaymentMessage(m, rules, [], b);
+  if (b.spent) gw.log.error("rules.time_bound", { budget_ms: b.ms, operator_rules: rules.length });
   return custom.ok ? { ...custom, operator: true } : { ...builtIn, operator: false };
 }

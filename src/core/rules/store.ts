@@ -2,15 +2,20 @@
 // of Store (`store.rules`). Rules are checked by the core before they reach addRule
 // (core/rules/check.ts); unparsed messages are kept within fixed bounds (core/rules/unparsed.ts).
 
-/** A rule as stored: patterns are the operator's source text, compiled by the core. */
+/** A rule as stored: the text pattern is the operator's source, compiled by the core. */
 export interface StoredRule {
   id: number;
   name: string;
   pkg: string;
-  title: string;
+  /** The sender's exact names (stored one a line). A rule that migration 018 disabled keeps the
+   * pattern it had as its one "name", for the operator to read. */
+  titles: string[];
   text: string;
   payType: string;
   createdAt: number;
+  /** Why the rule does not run ('' when it does): migration 018 disables a rule whose title was a
+   * pattern it could not read as a list of names. */
+  disabled: string;
 }
 
 /** One notification of a payment app that no rule recognised (re-sends of it are counted). */
@@ -42,8 +47,8 @@ export type AddRuleResult = { kind: "added"; rule: StoredRule } | { kind: "refus
 
 export interface RulesStore {
   listRules(): Promise<StoredRule[]>;
-  /** Refuses a name in use. */
-  addRule(r: Omit<StoredRule, "id">): Promise<AddRuleResult>;
+  /** Refuses a name in use. A new rule runs (disabled ''). */
+  addRule(r: Omit<StoredRule, "id" | "disabled">): Promise<AddRuleResult>;
   /** false when no rule has that name. */
   removeRule(name: string): Promise<boolean>;
 

@@ -9,16 +9,17 @@
 // received (红包, 退款, 付款成功, ...). A chat that quotes a payment is kept too: it looks the same,
 // and `rules test` shows the built-ins' reason beside it.
 import type { Gateway } from "../gateway.ts";
+import { LinearPattern } from "../linear-pattern.ts";
 import { MESSAGE_RULES, type MessageRule, SHARED_REJECTS } from "../payment-formats.ts";
 import { clipBytes } from "../refusals.ts";
-import type { ForwardedMessage } from "../report-rules.ts";
+import { type ForwardedMessage, fromSender } from "../report-rules.ts";
 import { operatorRules } from "./operator-rules.ts";
 import type { UnparsedMessage } from "./store.ts";
 
 export const UNPARSED_LIMITS = { total: 500, titleBytes: 256, textBytes: 1024 };
 
 const BUILT_IN_PACKAGES = new Set(MESSAGE_RULES.map((r) => r.pkg));
-const MONEY = /[¥￥]\s?\d|\d\s?元/;
+const MONEY = LinearPattern.of(String.raw`[¥￥]\s?\d|\d\s?元`);
 
 /** Whether a notification no rule recognised looks like money received from a payment app. */
 export function looksLikePayment(m: ForwardedMessage, packages: Set<string>): boolean {
@@ -41,16 +42,9 @@ export async function keepUnrecognised(gw: Gateway, pid: number, key: string, m:
   return true;
 }
 
-const anchored = new WeakMap<RegExp, RegExp>();
-function whole(re: RegExp): RegExp {
-  let a = anchored.get(re);
-  if (!a) anchored.set(re, (a = new RegExp(`^(?:${re.source})$`, re.flags.replace(/[gy]/g, ""))));
-  return a;
-}
-
-/** True when a payment rule of that package (built-in or the operator's) accepts the whole title: the app's payment sender spoke. */
+/** True when a payment rule of that package (built-in or the operator's) names the title as its sender: the app's payment sender spoke. */
 export function fromPaymentSender(pkg: string, title: string, rules: readonly MessageRule[]): boolean {
-  return rules.some((r) => r.pkg === pkg && whole(r.title).test(title));
+  return rules.some((r) => r.pkg === pkg && fromSender(r, title));
 }
 
 /**

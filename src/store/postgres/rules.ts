@@ -6,7 +6,7 @@
 // earlier one, and a re-send raced by two instances bumps one row instead of inserting twice.
 import type { SQL } from "bun";
 import type { AddRuleResult, NewUnparsed, RulesStore } from "../../core/rules/store.ts";
-import { toRule, toUnparsed } from "../sqlite/rules.ts";
+import { titleColumn, toRule, toUnparsed } from "../sqlite/rules.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
@@ -33,7 +33,7 @@ export function postgresRules(db: () => Promise<SQL>): RulesStore {
 
     addRule: async (r): Promise<AddRuleResult> => {
       const rows = await (await db())`
-        INSERT INTO message_rules (name, package, title, text, pay_type, created_at) VALUES (${r.name}, ${r.pkg}, ${r.title}, ${r.text}, ${r.payType}, ${r.createdAt})
+        INSERT INTO message_rules (name, package, title, text, pay_type, created_at) VALUES (${r.name}, ${r.pkg}, ${titleColumn(r.titles)}, ${r.text}, ${r.payType}, ${r.createdAt})
         ON CONFLICT (name) DO NOTHING RETURNING *`;
       return rows.length
         ? { kind: "added", rule: toRule(rows[0]) }

@@ -1,5 +1,6 @@
 // SQLite side of the RulesStore sub-port (src/core/rules/store.ts): operator message rules and the
-// bounded table of unrecognised payment-app notifications (migration 010).
+// bounded table of unrecognised payment-app notifications (migration 010; titles as names and the
+// disabled reason: migration 018).
 import type { Database } from "bun:sqlite";
 import type { AddRuleResult, NewUnparsed, RulesStore, StoredRule, UnparsedMessage } from "../../core/rules/store.ts";
 
@@ -7,9 +8,12 @@ type Row = Record<string, unknown>;
 
 /** Row mappers, shared with the PostgreSQL adapter (the schemas match column for column). */
 export const toRule = (r: Row): StoredRule => ({
-  id: Number(r.id), name: String(r.name), pkg: String(r.package), title: String(r.title), text: String(r.text),
-  payType: String(r.pay_type), createdAt: Number(r.created_at),
+  id: Number(r.id), name: String(r.name), pkg: String(r.package), titles: String(r.title).split("\n"), text: String(r.text),
+  payType: String(r.pay_type), createdAt: Number(r.created_at), disabled: String(r.disabled ?? ""),
 });
+
+/** The title column holds the names one a line (the core refuses a name with a line break). */
+export const titleColumn = (titles: string[]) => titles.join("\n");
 
 export const toUnparsed = (r: Row): UnparsedMessage => ({
   id: Number(r.id), pid: Number(r.pid), pkg: String(r.package), title: String(r.title), text: String(r.text), reason: String(r.reason),
@@ -23,13 +27,13 @@ export class SqliteRules implements RulesStore {
     return (this.db.query("SELECT * FROM message_rules ORDER BY id").all() as Row[]).map(toRule);
   }
 
-  async addRule(r: Omit<StoredRule, "id">): Promise<AddRuleResult> {
+  async addRule(r: Omit<StoredRule, "id" | "disabled">): Promise<AddRuleResult> {
     const row = this.db
       .query(
         `INSERT INTO message_rules (name, package, title, text, pay_type, created_at) VALUES ($name, $pkg, $title, $text, $pay, $at)
          ON CONFLICT (name) DO NOTHING RETURNING *`,
       )
-      .get({ name: r.name, pkg: r.pkg, title: r.title, text: r.text, pay: r.payType, at: r.createdAt }) as Row | null;
+      .get({ name: r.name, pkg: r.pkg, title: titleColumn(r.titles), text: r.text, pay: r.payType, at: r.createdAt }) as Row | null;
     return row ? { kind: "added", rule: toRule(row) } : { kind: "refused", reason: `a rule named ${r.name} exists already; choose another --name or remove it first` };
   }
 

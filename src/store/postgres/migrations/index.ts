@@ -15,6 +15,7 @@ import notificationsUndelivered from "./014_notifications_undelivered.ts";
 import keyedClients from "./015_keyed_clients.ts";
 import unmatchedBounds from "./016_unmatched_bounds.ts";
 import loginFailures from "./017_login_failures.ts";
+import ruleTitles from "./018_rule_titles.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -40,4 +41,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 15, name: "keyed_clients", sql: keyedClients },
   { version: 16, name: "unmatched_bounds", sql: unmatchedBounds },
   { version: 17, name: "login_failures", sql: loginFailures },
+  { version: 18, name: "rule_titles", sql: ruleTitles },
 ];
