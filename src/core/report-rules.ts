@@ -71,7 +71,9 @@ export const MATCH_BUDGET_MS = 100;
 /**
  * A deadline over all the rules one message meets. Each rule runs in time linear in the capped
  * text (linear-pattern.ts), so checking between rules bounds the whole at the budget plus one
- * rule's run, whatever the number or shape of the rules.
+ * rule's run, whatever the number or shape of the rules. The built-in table is not cut short (its
+ * size is fixed: a few milliseconds at worst, so a genuine payment never fails for a busy moment);
+ * its time counts against the budget the operator's rules then get (operator-rules.ts).
  */
 export class Budget {
   private readonly until: number;
@@ -105,14 +107,14 @@ export const moneyText = (group: string) => group.replace(/^[¥￥] ?/, "").repl
 /**
  * A notification is a payment only when one row of the table (core/payment-formats.ts) matches its
  * package, its WHOLE title and its WHOLE text. Everything else of the same apps is not a payment;
- * the reason says which part failed, never repeating the notification's own text. `budget` bounds
- * the time over every rule tried for this message (one budget may span several calls).
+ * the reason says which part failed, never repeating the notification's own text. With a
+ * `budget`, a rule is tried only while time is left (one budget may span several calls).
  */
 export function matchPaymentMessage(
   m: ForwardedMessage,
   rules: MessageRule[] = MESSAGE_RULES,
   sharedRejects: LinearPattern[] = SHARED_REJECTS,
-  budget: Budget = new Budget(),
+  budget: Budget | null = null,
 ): MessageParse {
   const pkg = (m.package_name ?? "").trim();
   if (!pkg) return { ok: false, reason: "missing package_name" };
@@ -129,7 +131,7 @@ export function matchPaymentMessage(
   }
 
   for (const [i, r] of candidates.entries()) {
-    if (!budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules, ${candidates.length - i} of ${candidates.length} not tried` };
+    if (budget && !budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules, ${candidates.length - i} of ${candidates.length} not tried` };
     const t = titleGroups(r, title);
     if (!t) continue;
     const x = matchText(r, text, title);
@@ -141,7 +143,7 @@ export function matchPaymentMessage(
     if (amount === null) return { ok: false, reason: `rule ${r.id}: invalid amount "${amountText}"` };
     return { ok: true, payType: r.payType, amount, rule: r.id };
   }
-  if (!budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules` };
+  if (budget && !budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules` };
   return { ok: false, reason: whyNot(candidates, title, text, sharedRejects) };
 }
 

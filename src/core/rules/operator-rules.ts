@@ -51,9 +51,11 @@ export async function recogniseMessage(gw: Gateway, m: ForwardedMessage, budget?
   const rules = await operatorRules(gw); // first: the store's time (and compiling) is not the rules' time
   prepareTable();
   const b = budget ?? new Budget();
-  const builtIn = matchPaymentMessage(m, undefined, undefined, b);
+  const builtIn = matchPaymentMessage(m); // always whole: fixed and small; its time still counts in b
   if (builtIn.ok) return { ...builtIn, operator: false };
   const custom = rules.length === 0 || b.spent ? builtIn : matchPaymentMessage(m, rules, [], b);
   if (b.spent) gw.log.error("rules.time_bound", { budget_ms: b.ms, operator_rules: rules.length });
-  return custom.ok ? { ...custom, operator: true } : { ...builtIn, operator: false };
+  if (custom.ok) return { ...custom, operator: true };
+  // Past the budget the reason says so (the rules after it were not tried), not the built-ins' reason.
+  return { ...(b.spent ? custom : builtIn), operator: false };
 }
