@@ -2,7 +2,7 @@
 import type { Gateway } from "../core/gateway.ts";
 import { maskUrlPath } from "../core/log.ts";
 import { noMetrics } from "../core/metrics.ts";
-import { prepareTable } from "../core/payment-formats.ts";
+import { prepareTableSoon } from "../core/payment-formats.ts";
 import { socketIp } from "../protocols/http.ts";
 import { ensurePlatformKeys } from "../core/platform-keys.ts";
 import type { AnyElysia } from "elysia";
@@ -76,8 +76,6 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   await ensurePlatformKeys(gw.store);
   // Started with metrics_enabled 0: nothing is counted (the route turns counting on if it is set to 1).
   const countMetrics = (await gw.settings()).str("metrics_enabled") === "1";
-  // The payment-message table compiled and warmed now, not on the first phone report (0.4-0.9 s).
-  prepareTable();
   const app = buildApp(gw, o.extras?.plugins, { admin: (o.admin ?? "main") === "main" });
   const decorate = o.extras?.decorate;
   const server = Bun.serve({
@@ -110,6 +108,8 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
     throw e;
   }
   const loops = [...backgroundStarters.map((start) => start(gw, o)), ...(check ? [check] : [])];
+  // The payment-message table compiled and warmed now, a pattern per turn, not on the first phone report.
+  prepareTableSoon();
   return {
     url: `http://${o.host}:${server.port}`,
     port: server.port!,

@@ -16,13 +16,21 @@ export function ruleStatus(r: StoredRule): string | null {
   return r.disabled || ruleProblem(r);
 }
 
-/** Rules that do not run are skipped, and logged on each reload. */
+/** What this process has said about skipped rules: each rule's reason is logged once, not at every reload. */
+const told = new WeakMap<Gateway, Set<string>>();
+
+/** Rules that do not run are skipped, and logged (once per rule and reason). */
 function usable(gw: Gateway, stored: StoredRule[]): MessageRule[] {
   const out: MessageRule[] = [];
+  let said = told.get(gw);
+  if (!said) told.set(gw, (said = new Set()));
   for (const r of stored) {
     const problem = ruleStatus(r);
-    if (problem) gw.log.error("rules.skipped", { rule: r.name, problem });
-    else out.push(compileRule(r));
+    if (!problem) out.push(compileRule(r));
+    else if (!said.has(`${r.name}\n${problem}`)) {
+      said.add(`${r.name}\n${problem}`);
+      gw.log.error("rules.skipped", { rule: r.name, problem });
+    }
   }
   return out;
 }
