@@ -61,11 +61,12 @@ export class LinearPattern {
   private get engine(): Engine {
     if (this.compiled) return this.compiled;
     const src = re2().translateRegExp(this.source);
+    const inside = compile(src); // first: a syntax error quotes the pattern as written, not wrapped
     const whole = compile(`^(?:${src})$`);
     const size = instructions(whole);
     if (size > this.maxInstructions) throw new PatternError(`too large once compiled (${size} steps, at most ${this.maxInstructions}): use smaller repetition counts`);
     const hasAmount = Object.hasOwn((whole.re2() as unknown as { namedGroups: Record<string, number> }).namedGroups, "amount");
-    this.compiled = { whole, inside: compile(src), hasAmount };
+    this.compiled = { whole, inside, hasAmount };
     return this.compiled;
   }
 
