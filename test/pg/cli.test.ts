@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { createUnit, merchant, account, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
-import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 
 /** Each test runs the CLI several times (a process start is ~0.5 s here, more under load). */
 const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 60_000);
