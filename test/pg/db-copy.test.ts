@@ -23,7 +23,6 @@ import type { CopySource } from "../../src/store/copy/types.ts";
 import { createUnit, newOrder, payUnit, report } from "../store-contract/harness.ts";
 import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 import { fillEveryTable } from "./db-copy-fixture.ts";
-import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 
 const test = (name: string, fn: () => void | Promise<unknown>) => bunTest(name, fn, 120_000);
 
