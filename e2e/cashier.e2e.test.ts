@@ -31,7 +31,7 @@ beforeAll(async () => {
   gw.baseUrl = base; // the QR image URL is built from it
   merchantSite = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<h1 id=shop>merchant return page</h1>", { headers: { "content-type": "text/html" } }) });
   await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: clock.now() });
-  await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: clock.now() });
+  await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: clock.now() });
   await gw.store.setSetting("pay_payed_wait_time", "1");
   browser = await launchChromium();
 });
