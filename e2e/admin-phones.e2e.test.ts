@@ -25,7 +25,7 @@ beforeAll(async () => {
   cli(["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "alipay_main", "--name", "支付宝 店铺码", "--qrcode", "https://qr.alipay.com/fkx0001"]); // 1, shared
   cli(["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "wx_main", "--name", "微信 收款码", "--qrcode", "wxp://f2f0abc"]); // 2
   cli(["channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "alipay_own", "--name", "支付宝 备用码", "--qrcode", "https://qr.alipay.com/fkx0002"]); // 3
-  cli(["channel", "add", "--pid", "0", "--pay-type", "qqpay", "--code", "qq_main", "--name", "QQ钱包 收款码", "--qrcode", "https://qr.example/qq"]); // 4, shared
+  cli(["channel", "add", "--pid", "0", "--pay-type", "qqpay", "--code", "qq_main", "--name", "QQ钱包 收款码", "--qrcode", "https://i.qianbao.qq.com/qq"]); // 4, shared
   cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   ({ base } = await xc.serve(["--base-url", "https://pay.example.com"]));
   browser = await xc.launch();

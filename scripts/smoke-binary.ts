@@ -77,7 +77,7 @@ try {
   step("order inspect: paid");
   // An operator rule runs on the linear-time engine (re2js) the executable carries: a wording no
   // built-in format knows pays once `rules add` names it.
-  run("channel", "add", "--pid", String(merchant.pid), "--pay-type", "wxpay", "--code", "w1", "--name", "W", "--qrcode", "https://example.com/wx");
+  run("channel", "add", "--pid", String(merchant.pid), "--pay-type", "wxpay", "--code", "w1", "--name", "W", "--qrcode", "wxp://wx");
   run("rules", "add", "--package", "com.tencent.mm", "--title", "微信支付", "--text", "^收款到账(?<amount>\\d+(?:\\.\\d{1,2})?)元，来自.{1,20}$", "--pay-type", "wxpay");
   const wx: Record<string, string> = { pid: String(merchant.pid), pay_type: "wxpay", name: "Smoke", money: "2.34", out_trade_no: "S2", notify_url: `http://127.0.0.1:${receiver.port}/n` };
   wx.sign = md5Sign(wx, merchant.secret, ["sign"]);

@@ -3,35 +3,38 @@ import pc from "picocolors";
 import { watcherName, watchersNow } from "../core/clients/overview.ts";
 import { removeAccount, type SaveAccountResult, saveAccount, setAccountEnabled } from "../core/account-actions.ts";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
-import { CENTS_HINT, removeRefusal } from "../core/channel-input.ts";
-import { formatYuan, MAX_CENTS, parseYuan } from "../core/money.ts";
+import { removeRefusal } from "../core/channel-input.ts";
+import { readTypedYuan, showYuan } from "../core/money.ts";
 import { PAY_TYPES } from "../core/order-input.ts";
 import type { ChannelFields } from "../core/store.ts";
 import type { ChannelAccount } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
 
+/** --json: amounts in integer cents, named so. */
 const view = (a: ChannelAccount) => ({
   id: a.id, pid: a.pid, pay_type: a.payType, code: a.code, name: a.name, enabled: a.enabled,
-  min_amount: a.minAmount, max_amount: a.maxAmount, day_amount: a.dayAmount, sort: a.sort, qrcode: a.qrcode, scheme: a.scheme, remark: a.remark,
+  min_amount_cents: a.minAmount, max_amount_cents: a.maxAmount, day_amount_cents: a.dayAmount, sort: a.sort, qrcode: a.qrcode, scheme: a.scheme, remark: a.remark,
 });
 
-type Opts = Record<string, string | undefined> & { json?: boolean };
+/** A bound as the table shows it: ¥ and yuan, or "none" for 0. */
+const bound = (cents: number) => (cents > 0 ? showYuan(cents) : "none");
 
-/** Whole cents; a yuan figure such as 12.50 is refused with its value in cents. */
-function centsArg(flag: string, value: string | undefined): number | undefined {
+type Opts = Record<string, string | undefined> & { json?: boolean; force?: boolean };
+
+/** A bound typed in yuan (500 or 500.00); 0 = no limit. */
+export function yuanArg(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (/^\d{1,11}$/.test(value) && Number(value) <= MAX_CENTS) return Number(value);
-  const asYuan = /^\d+\.\d+$/.test(value) ? parseYuan(value) : null;
-  const hint = asYuan === null ? CENTS_HINT : `amounts are in cents: ${asYuan} for ${formatYuan(asYuan)} yuan`;
-  throw new CliError(`${flag} must be a whole number; ${hint}`);
+  const r = readTypedYuan(flag, value, { zero: true });
+  if (!r.ok) throw new CliError(r.problem);
+  return r.cents;
 }
 
 /** The options add and edit share, read into the account's fields (undefined = not given). */
 function fieldsFrom(o: Opts): Partial<ChannelFields> {
   return {
     pid: intArg("--pid", o.pid), payType: o.payType, code: o.code, name: o.name, qrcode: o.qrcode, scheme: o.scheme, remark: o.remark,
-    minAmount: centsArg("--min", o.min), maxAmount: centsArg("--max", o.max), dayAmount: centsArg("--day", o.day), sort: intArg("--sort", o.sort),
+    minAmount: yuanArg("--min", o.min), maxAmount: yuanArg("--max", o.max), dayAmount: yuanArg("--day", o.day), sort: intArg("--sort", o.sort),
   };
 }
 
@@ -42,51 +45,55 @@ function saved(r: SaveAccountResult, id?: number): ChannelAccount {
 }
 
 const PAY_TYPE_HELP = PAY_TYPES.join(" / ");
-const ADD_EXAMPLE = 'xpay channel add --pid 0 --pay-type alipay --code alipay_qr --name "Alipay A" --qrcode https://qr.alipay.com/fkx0001 --max 50000';
+const QR_HELP = "the QR code content the payer scans: alipay https://qr.alipay.com/..., wxpay wxp://..., qqpay https://i.qianbao.qq.com/...";
+const FORCE_HELP = "save a --qrcode that is a URL but not the pay type's usual form (a 赞赏码, another host)";
+const ADD_EXAMPLE = 'xpay channel add --pid 0 --pay-type alipay --code alipay_qr --name "Alipay A" --qrcode https://qr.alipay.com/fkx0001 --max 500';
 
 export function register(program: Command, cli: Cli): void {
   const channel = program
     .command("channel")
     .description("receiving accounts (static QR codes) that orders are allocated to")
-    .addHelpText("after", examples(ADD_EXAMPLE, "xpay channel list", "xpay channel edit 1 --max 100000"));
+    .addHelpText("after", examples(ADD_EXAMPLE, "xpay channel list", "xpay channel edit 1 --max 1000"));
 
   channel
     .command("add")
-    .description("add a receiving account; amounts are in cents (1250 = 12.50 yuan), 0 = no limit")
-    .addHelpText("after", examples(ADD_EXAMPLE, 'xpay channel add --pid 1001 --pay-type wxpay --code wx_main --name "WeChat main" --qrcode wxp://f2f0xxxxxxxx --min 100 --max 500000 --day 5000000'))
+    .description("add a receiving account; amounts are in yuan (500 or 500.00), 0 = no limit")
+    .addHelpText("after", examples(ADD_EXAMPLE, 'xpay channel add --pid 1001 --pay-type wxpay --code wx_main --name "WeChat main" --qrcode wxp://f2f0xxxxxxxx --min 1 --max 5000 --day 50000'))
     .requiredOption("--pid <pid>", "owner merchant, or 0 for an account shared by every merchant")
     .requiredOption("--pay-type <type>", PAY_TYPE_HELP)
     .requiredOption("--code <code>", "channel code, unique per merchant and pay type (monitoring clients report it)")
     .requiredOption("--name <name>", "account name")
-    .requiredOption("--qrcode <content>", "the QR code content the payer scans (e.g. https://qr.alipay.com/...)")
+    .requiredOption("--qrcode <content>", QR_HELP)
+    .option("--force", FORCE_HELP)
     .option("--scheme <url>", "app launch URL opened on mobile")
-    .option("--min <cents>", "minimum per order, in cents (0 = none)")
-    .option("--max <cents>", "maximum per order, in cents (0 = none)")
-    .option("--day <cents>", "daily limit of paid amounts, in cents (0 = none)")
+    .option("--min <yuan>", "minimum per order, in yuan (0 = none)")
+    .option("--max <yuan>", "maximum per order, in yuan (0 = none)")
+    .option("--day <yuan>", "daily limit of paid amounts, in yuan (0 = none)")
     .option("--sort <n>", "lower first")
     .option("--remark <text>", "remark")
     .option("--json", "print JSON")
     .action(async (o: Opts) => {
       requireInt("--pid", o.pid);
       const gw = cli.open();
-      const a = saved(await saveAccount(gw, CLI_ACTOR, null, fieldsFrom(o)));
+      const a = saved(await saveAccount(gw, CLI_ACTOR, null, fieldsFrom(o), { forceQr: o.force === true }));
       if (o.json) return printJson(view(a));
       console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${a.pid === 0 ? pc.dim(" (shared)") : ""}`);
     });
 
   channel
     .command("edit <id>")
-    .description("change an account's fields (the others stay); the same checks as add; amounts are in cents")
-    .addHelpText("after", examples("xpay channel edit 1 --max 100000   # 1000.00 yuan per order at most", "xpay channel edit 1 --qrcode https://qr.alipay.com/fkx0002 --scheme ''"))
+    .description("change an account's fields (the others stay); the same checks as add; amounts are in yuan")
+    .addHelpText("after", examples("xpay channel edit 1 --max 1000   # ¥1000.00 per order at most", "xpay channel edit 1 --qrcode https://qr.alipay.com/fkx0002 --scheme ''"))
     .option("--pid <pid>", "owner merchant, or 0 for shared (only while no order used the account)")
     .option("--pay-type <type>", `${PAY_TYPE_HELP} (only while no order used the account)`)
     .option("--code <code>", "channel code")
     .option("--name <name>", "account name")
-    .option("--qrcode <content>", "the QR code content the payer scans")
+    .option("--qrcode <content>", QR_HELP)
+    .option("--force", FORCE_HELP)
     .option("--scheme <url>", "app launch URL opened on mobile (\"\" removes it)")
-    .option("--min <cents>", "minimum per order, in cents (0 = none)")
-    .option("--max <cents>", "maximum per order, in cents (0 = none)")
-    .option("--day <cents>", "daily limit of paid amounts, in cents (0 = none)")
+    .option("--min <yuan>", "minimum per order, in yuan (0 = none)")
+    .option("--max <yuan>", "maximum per order, in yuan (0 = none)")
+    .option("--day <yuan>", "daily limit of paid amounts, in yuan (0 = none)")
     .option("--sort <n>", "lower first")
     .option("--remark <text>", "remark (\"\" removes it)")
     .option("--json", "print JSON")
@@ -96,7 +103,7 @@ export function register(program: Command, cli: Cli): void {
       if (Object.values(patch).every((v) => v === undefined)) {
         throw new CliError("nothing to change: give at least one of --pid, --pay-type, --code, --name, --qrcode, --scheme, --min, --max, --day, --sort, --remark");
       }
-      const a = saved(await saveAccount(cli.open(), CLI_ACTOR, id, patch), id);
+      const a = saved(await saveAccount(cli.open(), CLI_ACTOR, id, patch, { forceQr: o.force === true }), id);
       if (o.json) return printJson(view(a));
       console.log(`account ${a.id} updated`);
     });
@@ -115,7 +122,7 @@ export function register(program: Command, cli: Cli): void {
 
   channel
     .command("list")
-    .description("list receiving accounts (amounts in cents)")
+    .description("list receiving accounts (amounts in yuan; --json in cents)")
     .addHelpText("after", examples("xpay channel list", "xpay channel list --pid 1001 --json"))
     .option("--pid <pid>", "only this owner's accounts")
     .option("--json", "print JSON")
@@ -126,8 +133,11 @@ export function register(program: Command, cli: Cli): void {
       const all = (await gw.store.listChannels({ pid: intArg("--pid", o.pid) })).map((a) => ({ ...view(a), watched_by: (watchers.get(a.id) ?? []).map(watcherName) }));
       if (o.json) return printJson(all);
       printTable(
-        all.map((a) => ({ ...a, watched_by: a.watched_by.length ? a.watched_by.join(",") : pc.yellow("unwatched") })),
-        ["id", "pid", "pay_type", "code", "name", "enabled", "min_amount", "max_amount", "day_amount", "watched_by"],
+        all.map((a) => ({
+          ...a, min: bound(a.min_amount_cents), max: bound(a.max_amount_cents), day: bound(a.day_amount_cents),
+          watched_by: a.watched_by.length ? a.watched_by.join(",") : pc.yellow("unwatched"),
+        })),
+        ["id", "pid", "pay_type", "code", "name", "enabled", "min", "max", "day", "watched_by"],
       );
     });
 

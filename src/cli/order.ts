@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatYuan } from "../core/money.ts";
+import { formatYuan, showYuan } from "../core/money.ts";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { type OrderFilterField, parseOrderFilter } from "../core/browse/order-query.ts";
 import { closeOrderAs, confirmByHandAs } from "../core/order-actions.ts";
@@ -11,11 +11,21 @@ import { examples } from "./help.ts";
 import { showTime, shownTimeZone } from "./time.ts";
 import { printOrderQr } from "./order-qr.ts";
 
+/** An order as a person reads it: amounts with their unit (¥9.98). */
+export function orderShown(o: Order, now: number) {
+  const { amount_cents: _a, amount_yuan: _b, trade_amount_cents: _c, trade_amount_yuan: _d, ...rest } = orderView(o, now);
+  const amounts = { amount: showYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : showYuan(o.tradeAmount) };
+  const [head, tail] = [Object.entries(rest).slice(0, 6), Object.entries(rest).slice(6)];
+  return { ...Object.fromEntries(head), ...amounts, ...Object.fromEntries(tail) } as Record<string, unknown>;
+}
+
+/** --json: amounts in integer cents (and as yuan text), named so. */
 export function orderView(o: Order, now: number) {
   const status = effectiveStatus(o, now);
   return {
     trade_no: o.tradeNo, out_trade_no: o.outTradeNo, pid: o.pid, family: o.family, pay_type: o.payType, name: o.name,
-    amount: formatYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : formatYuan(o.tradeAmount), account_id: o.accountId,
+    amount_cents: o.amount, amount_yuan: formatYuan(o.amount),
+    trade_amount_cents: o.tradeAmount, trade_amount_yuan: o.tradeAmount === null ? null : formatYuan(o.tradeAmount), account_id: o.accountId,
     status, status_text: STATUS_NAMES[status], fail_reason: o.failReason, notify_url: o.notifyUrl, return_url: o.returnUrl,
     param: o.param, clientip: o.clientip, device: o.device, api_trade_no: o.apiTradeNo, buyer: o.buyer,
     created_at: showTime(o.createdAt), expire_time: showTime(o.expireTime), paid_at: showTime(o.paidAt),
@@ -41,9 +51,8 @@ export function register(program: Command, cli: Cli): Command {
       const found = await gw.store.getOrder(tradeNo);
       if (!found) throw new CliError(`no order ${tradeNo}`);
       await useServedBaseUrl(gw);
-      const v = orderView(found, gw.clock.now());
-      if (o.json) return printJson(v);
-      for (const [k, val] of Object.entries(v)) console.log(`${pc.dim(k.padEnd(13))} ${val ?? ""}`);
+      if (o.json) return printJson(orderView(found, gw.clock.now()));
+      for (const [k, val] of Object.entries(orderShown(found, gw.clock.now()))) console.log(`${pc.dim(k.padEnd(13))} ${val ?? ""}`);
       console.log(`${pc.dim("cashier".padEnd(13))} ${gw.cashierUrl(found.tradeNo)}`);
       if (o.qr) await printOrderQr(gw, found);
     });
@@ -81,9 +90,9 @@ export function register(program: Command, cli: Cli): Command {
         if (typed[field]?.trim() === "") throw new CliError(field === "status" ? `--status must be one of: ${STATUS_HELP} (or 1-5)` : `${flag} must not be empty`);
       }
       const limit = intArg("--limit", o.limit, { min: 1 })!;
-      const rows = (await gw.store.browse.searchOrders({ ...parsed.filter, limit, now: gw.clock.now() })).map((x) => orderView(x, gw.clock.now()));
-      if (o.json) return printJson(rows);
-      printTable(rows, ["trade_no", "out_trade_no", "pid", "pay_type", "amount", "trade_amount", "status_text", "created_at"]);
+      const found = await gw.store.browse.searchOrders({ ...parsed.filter, limit, now: gw.clock.now() });
+      if (o.json) return printJson(found.map((x) => orderView(x, gw.clock.now())));
+      printTable(found.map((x) => orderShown(x, gw.clock.now())), ["trade_no", "out_trade_no", "pid", "pay_type", "amount", "trade_amount", "status_text", "created_at"]);
     });
   order
     .command("close <trade_no>")

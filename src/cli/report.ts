@@ -11,10 +11,12 @@ import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
+import { showYuan } from "../core/money.ts";
 
+/** --json: the amount in integer cents (null when the report named none), named so. */
 export function reportView(r: StoredReport) {
   return {
-    id: r.id, kind: r.kind, pid: r.pid ?? "", client: r.client, amount: r.amount ?? "", pay_type: r.payType, channel_code: r.channelCode,
+    id: r.id, kind: r.kind, pid: r.pid ?? "", client: r.client, amount_cents: r.amount ?? null, pay_type: r.payType, channel_code: r.channelCode,
     outcome: r.outcome, trade_no: r.tradeNo ?? "", reason: r.reason, created_at: showTime(r.createdAt), raw: r.raw, source: r.source ?? "",
   };
 }
@@ -46,7 +48,7 @@ export function register(program: Command, cli: Cli): void {
       if (o.json) return printJson(rows);
       const rejected = o.outcome === "rejected";
       printTable(
-        rows.map((r) => ({ ...r, reason: r.reason.length > 60 ? `${r.reason.slice(0, 57)}...` : r.reason })),
+        rows.map((r) => ({ ...r, amount: r.amount_cents === null ? "" : showYuan(r.amount_cents), reason: r.reason.length > 60 ? `${r.reason.slice(0, 57)}...` : r.reason })),
         ["id", "created_at", "kind", "pid", ...(rejected ? ["source"] : []), "client", "amount", "pay_type", "outcome", "trade_no", "reason"],
       );
       // Only the last few refusals per source are kept as rows; the counters hold all of them.

@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
-import { formatYuan } from "../core/money.ts";
+import { showYuan } from "../core/money.ts";
 import { AMOUNT_EXAMPLE, type RuleInput } from "../core/rules/check.ts";
 import { addRule, removeRule, testRule } from "../core/rules/manage.ts";
 import { ruleStatus } from "../core/rules/operator-rules.ts";
@@ -93,13 +93,13 @@ export function register(program: Command, cli: Cli): void {
       }
       const t = await testRule(gw, input, { pid: intArg("--pid", o.pid) });
       if (o.json) {
-        printJson({ saves: t.problem === null, problem: t.problem, chat_samples: t.samples, matches: t.matches.map((m) => ({ ...unparsedView(m.message), amount: m.amount })) });
+        printJson({ saves: t.problem === null, problem: t.problem, chat_samples: t.samples, matches: t.matches.map((m) => ({ ...unparsedView(m.message), amount_cents: m.amount })) });
       } else {
         console.log(t.problem === null ? pc.green("checks: passed (the rule would save)") : `${pc.red("checks: refused:")} ${t.problem}`);
         if (t.samples.length) console.log(`${pc.red("takes chat-like samples:")} ${t.samples.map((s) => s.name).join("; ")}`);
         console.log(`\n${pc.bold("stored unrecognised messages it recognises:")} ${t.matches.length}`);
         printTable(
-          t.matches.map((m) => ({ ...unparsedView(m.message), amount: m.amount === null ? "(not an amount)" : formatYuan(m.amount), title: short(m.message.title, 24), text: short(m.message.text) })),
+          t.matches.map((m) => ({ ...unparsedView(m.message), amount: m.amount === null ? "(not an amount)" : showYuan(m.amount), title: short(m.message.title, 24), text: short(m.message.text) })),
           ["id", "last_seen", "pid", "title", "text", "amount", "count"],
         );
       }

@@ -2,7 +2,7 @@
 // function, core/stats/income.ts). A reader: it works on a read-only copy of the database too.
 import type { Command } from "commander";
 import pc from "picocolors";
-import { formatYuan } from "../core/money.ts";
+import { formatYuan, showYuan } from "../core/money.ts";
 import { lastDays } from "../core/stats/calendar.ts";
 import { type IncomeFigures, type IncomeReport, incomeStats, STATS_BY, type StatsBy, statsZone } from "../core/stats/income.ts";
 import { formatLocal } from "../core/time.ts";
@@ -27,8 +27,8 @@ export function statsJson(r: IncomeReport) {
 
 /** An aligned table: the group column left, the figures right, a totals row under a rule. */
 export function statsTable(r: IncomeReport): string[] {
-  const head = [r.by === "pay-type" ? "pay type" : r.by, "paid", "amount (yuan)", "created", "paid/created"];
-  const cells = (label: string, f: IncomeFigures) => [label, String(f.paidCount), formatYuan(f.paidAmount), String(f.created), percent(f.ratio)];
+  const head = [r.by === "pay-type" ? "pay type" : r.by, "paid", "amount", "created", "paid/created"];
+  const cells = (label: string, f: IncomeFigures) => [label, String(f.paidCount), showYuan(f.paidAmount), String(f.created), percent(f.ratio)];
   const rows = r.rows.map((g) => cells(g.label, g));
   const total = cells("total", r.total);
   const widths = head.map((h, i) => Math.max(h.length, total[i]!.length, ...rows.map((row) => row[i]!.length)));

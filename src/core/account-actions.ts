@@ -2,7 +2,7 @@
 // edit through the one account rule (channel-input.ts), remove one no order used, enable or
 // disable. Each is audited (`account.*`, by the CLI as `cli`) with the fields before and after.
 import { type Actor, audit } from "./admin/audit.ts";
-import { type ChannelProblem, channelProblem, channelProblemText } from "./channel-input.ts";
+import { type ChannelCheckOptions, type ChannelProblem, channelProblem, channelProblemText } from "./channel-input.ts";
 import { refreshGroups } from "./clients/keyed.ts";
 import type { Gateway } from "./gateway.ts";
 import type { ChannelFields, RemoveChannelResult } from "./store.ts";
@@ -13,11 +13,11 @@ export type SaveAccountResult =
   | { kind: "refused"; problem: ChannelProblem; reason: string }
   | { kind: "not_found" };
 
-/** The fields the operator sets, as the audit log shows them. */
+/** The fields the operator sets, as the audit log shows them (amounts in cents, named so). */
 export function accountView(a: ChannelAccount) {
   return {
     pid: a.pid, pay_type: a.payType, code: a.code, name: a.name, qrcode: a.qrcode, scheme: a.scheme, remark: a.remark,
-    min_amount: a.minAmount, max_amount: a.maxAmount, day_amount: a.dayAmount, sort: a.sort, enabled: a.enabled,
+    min_amount_cents: a.minAmount, max_amount_cents: a.maxAmount, day_amount_cents: a.dayAmount, sort: a.sort, enabled: a.enabled,
   };
 }
 
@@ -37,7 +37,7 @@ function changes<T extends Record<string, unknown>>(before: T, after: T): { befo
 const trimmed = (v: string | undefined) => v?.trim();
 
 /** Adds (id null) or edits an account through the account rule; surrounding spaces are dropped. */
-export async function saveAccount(gw: Gateway, actor: Actor, id: number | null, patch: Partial<ChannelFields>): Promise<SaveAccountResult> {
+export async function saveAccount(gw: Gateway, actor: Actor, id: number | null, patch: Partial<ChannelFields>, o: ChannelCheckOptions = {}): Promise<SaveAccountResult> {
   const tidy = { ...patch, code: trimmed(patch.code), name: trimmed(patch.name), qrcode: trimmed(patch.qrcode), scheme: trimmed(patch.scheme) };
   // The rule runs inside the store's unit: keep its structured answer and the account it saw.
   const seen: { problem: ChannelProblem | null; current: ChannelAccount | null } = { problem: null, current: null };
@@ -45,7 +45,7 @@ export async function saveAccount(gw: Gateway, actor: Actor, id: number | null, 
     id, patch: tidy, now: gw.clock.now(),
     check: (next, facts) => {
       seen.current = facts.current;
-      seen.problem = channelProblem(next, facts);
+      seen.problem = channelProblem(next, facts, o);
       return seen.problem ? channelProblemText(seen.problem) : null;
     },
   });

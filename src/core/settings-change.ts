@@ -7,26 +7,30 @@
 import { type Actor, audit } from "./admin/audit.ts";
 import type { Gateway } from "./gateway.ts";
 import { refreshGroups } from "./clients/keyed.ts";
-import { settingDef, Settings } from "./settings.ts";
+import { settingDef, Settings, shownSetting, storedSetting } from "./settings.ts";
 
 export type SettingProblem = { kind: "unknown" } | { kind: "invalid"; message: string };
 
 export type ChangeSettingsResult = { kind: "saved"; changed: string[] } | { kind: "refused"; problems: Record<string, SettingProblem> };
 
-/** What the audit log may show of a value: a secret setting only says whether it is set. */
+/** What the audit log may show of a stored value: a secret setting only says whether it is set; an amount its ¥. */
 function shown(key: string, value: string): string {
-  return settingDef(key)?.secret ? (value === "" ? "(empty)" : "(set)") : value;
+  const def = settingDef(key);
+  if (!def) return value;
+  return def.secret ? (value === "" ? "(empty)" : "(set)") : shownSetting(def, value);
 }
 
-export async function changeSettings(gw: Gateway, actor: Actor, values: Record<string, string>): Promise<ChangeSettingsResult> {
+/** `typed` is what the operator typed: a money setting in yuan (settings.ts `money`), stored in cents. */
+export async function changeSettings(gw: Gateway, actor: Actor, typed: Record<string, string>): Promise<ChangeSettingsResult> {
   const problems: Record<string, SettingProblem> = {};
-  for (const [key, value] of Object.entries(values)) {
+  for (const [key, value] of Object.entries(typed)) {
     const def = settingDef(key);
     const message = def ? def.check?.(value) : null;
     if (!def) problems[key] = { kind: "unknown" };
     else if (message) problems[key] = { kind: "invalid", message };
   }
   if (Object.keys(problems).length > 0) return { kind: "refused", problems };
+  const values = Object.fromEntries(Object.entries(typed).map(([k, v]) => [k, storedSetting(settingDef(k)!, v)]));
   const current = new Settings(await gw.store.getSettings());
   const changed = Object.keys(values).filter((k) => current.str(k) !== values[k]);
   for (const key of changed) await gw.store.setSetting(key, values[key]!);

@@ -4,6 +4,7 @@ import { ADMIN_SETTINGS } from "./admin/settings.ts";
 import { ALERT_SETTINGS } from "./alerts/settings.ts";
 import { CLIENT_SETTINGS } from "./clients/settings.ts";
 import { METRICS_SETTINGS } from "./metrics-settings.ts";
+import { formatYuan, readTypedYuan, showYuan } from "./money.ts";
 import { DEFAULT_TIME_ZONE, timeZoneProblem } from "./time.ts";
 
 export interface SettingDef {
@@ -14,15 +15,26 @@ export interface SettingDef {
   check?: (value: string) => string | null;
   /** Never printed by `settings list`. */
   secret?: boolean;
+  /**
+   * An amount: typed in yuan (`settings set max_offset 0.10`, the console's field), shown with its
+   * unit (¥0.10), stored and read (`int()`) in cents, and named `<key>_cents` in `--json`. `check`
+   * and `default` are in those units: check takes the yuan typed, default is the stored cents.
+   */
+  money?: boolean;
 }
 
 const intIn = (min: number, max: number) => (v: string) =>
   /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max ? null : `must be an integer from ${min} to ${max}`;
+/** An amount in yuan from 0 to `max` cents (a money setting's check). */
+const yuanUpTo = (max: number, example: readonly [string, string]) => (v: string) => {
+  const r = readTypedYuan("", v, { zero: true, max, example });
+  return r.ok ? null : r.problem;
+};
 const oneOf = (...values: string[]) => (v: string) => (values.includes(v) ? null : `must be one of: ${values.join(", ")}`);
 
 export const SETTINGS: SettingDef[] = [
   { key: "order_ttl", default: "900", help: "Seconds an order stays payable after creation.", check: intIn(60, 86400) },
-  { key: "max_offset", default: "10", help: "How many cents the payable amount may differ from the order amount to stay unique on an account; max_offset_percent bounds it too (the tighter wins).", check: intIn(0, 1000) },
+  { key: "max_offset", default: "10", money: true, help: "How far (in yuan, 0 to 10.00) the payable amount may differ from the order amount to stay unique on an account; max_offset_percent bounds it too (the tighter wins).", check: yuanUpTo(1000, ["0.10", "1.00"]) },
   { key: "max_offset_percent", default: "10", help: "How far the payable amount may differ from the order amount, in percent of the amount (rounded down to the cent): V1, V2 and hash notifications tell the shop the price asked, so this is the discount (or, with offset_direction up, surcharge) a payer can get at most. With the default 10, a 0.30 order is paid with 0.27 to 0.30, a 1.00 order with 0.90 to 1.00; 100 leaves only max_offset.", check: intIn(0, 100) },
   { key: "offset_direction", default: "down", help: "Search free payable amounts below (down) or above (up) the order amount.", check: oneOf("down", "up") },
   { key: "match_window", default: "600", help: "Seconds after an unpaid order ends during which a late payment still matches it and its amount stays reserved.", check: intIn(0, 86400) },
@@ -63,6 +75,23 @@ const DEFS = new Map(SETTINGS.map((d) => [d.key, d]));
 
 export function settingDef(key: string): SettingDef | undefined {
   return DEFS.get(key);
+}
+
+/** A stored value as a person reads it: a money setting with its unit (¥0.10). */
+export function shownSetting(def: SettingDef, stored: string): string {
+  return def.money && /^\d+$/.test(stored) ? showYuan(Number(stored)) : stored;
+}
+
+/** A stored value as a form field holds it for editing: a money setting in yuan (0.10). */
+export function typedSetting(def: SettingDef, stored: string): string {
+  return def.money && /^\d+$/.test(stored) ? formatYuan(Number(stored)) : stored;
+}
+
+/** The value to store for one that passed its check: a money setting's yuan as cents. */
+export function storedSetting(def: SettingDef, typed: string): string {
+  if (!def.money) return typed;
+  const r = readTypedYuan("", typed, { zero: true });
+  return r.ok ? String(r.cents) : typed;
 }
 
 /** Typed view over the stored values with the defaults filled in. */

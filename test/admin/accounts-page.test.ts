@@ -72,7 +72,7 @@ describe("add", () => {
     const a = (await h.gw.store.listChannels()).find((x) => x.code === "ali1")!;
     expect(res.headers.get("location")).toBe(`/admin/accounts?done=added&id=${a.id}`);
     expect(a).toMatchObject({ pid: 1001, payType: "alipay", name: "Alipay A", minAmount: 0, maxAmount: 50000, dayAmount: 10000, enabled: true });
-    expect(await lastAudit()).toMatchObject({ actor: "alice", action: "account.add", target: `account:${a.id}`, after: { code: "ali1", max_amount: 50000, day_amount: 10000 } });
+    expect(await lastAudit()).toMatchObject({ actor: "alice", action: "account.add", target: `account:${a.id}`, after: { code: "ali1", max_amount_cents: 50000, day_amount_cents: 10000 } });
   });
 });
 
@@ -121,7 +121,7 @@ describe("edit, enable/disable, remove", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/admin/accounts?done=saved&id=${a.id}`);
     expect((await h.gw.store.getChannel(a.id))!.dayAmount).toBe(200000);
-    expect(await lastAudit()).toEqual(expect.objectContaining({ action: "account.edit", before: { day_amount: 10000 }, after: { day_amount: 200000 } }));
+    expect(await lastAudit()).toEqual(expect.objectContaining({ action: "account.edit", before: { day_amount_cents: 10000 }, after: { day_amount_cents: 200000 } }));
     expect(await (await h.get(`/admin/accounts?done=saved&id=${a.id}`)).text()).toContain(`账户 ${a.id} 已保存。`);
   });
 

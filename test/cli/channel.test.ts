@@ -32,8 +32,8 @@ beforeAll(async () => {
   app = buildApp(gw);
   await gw.store.addMerchant({ pid: 1001, name: "Shop", secret: SECRET, now: gw.clock.now() });
   await gw.store.addMerchant({ pid: 1002, name: "Other", secret: SECRET, now: gw.clock.now() });
-  // 1: shared alipay "c1" (min 200); 2: merchant 1001's wxpay "w1".
-  json("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c1", "--name", "Shared", "--qrcode", "https://qr.alipay.com/1", "--min", "200");
+  // 1: shared alipay "c1" (min ¥2.00); 2: merchant 1001's wxpay "w1".
+  json("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c1", "--name", "Shared", "--qrcode", "https://qr.alipay.com/1", "--min", "2");
   json("channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "w1", "--name", "Own", "--qrcode", "wxp://1");
 });
 afterAll(() => {
@@ -45,39 +45,47 @@ describe("channel add refuses what cannot take a payment", () => {
   const cases: [string, string[], string][] = [
     ["empty qrcode", add().slice(0, -1).concat(""), "--qrcode must not be empty: it is what the payer scans (e.g. https://qr.alipay.com/...)"],
     ["blank qrcode", add().slice(0, -1).concat("   "), "--qrcode must not be empty: it is what the payer scans (e.g. https://qr.alipay.com/...)"],
-    ["min above max", add("--min", "5000", "--max", "1000"), "--min 5000 (50.00 yuan) is above --max 1000 (10.00 yuan): no order could fit; amounts are in cents"],
-    ["day below min", add("--min", "500", "--day", "100"), "--day 100 (1.00 yuan) is below --min 500 (5.00 yuan): the account could never take an order; amounts are in cents"],
-    ["yuan for cents", add("--max", "12.50"), "--max must be a whole number; amounts are in cents: 1250 for 12.50 yuan"],
-    ["one decimal", add("--min", "1.5"), "--min must be a whole number; amounts are in cents: 150 for 1.50 yuan"],
-    ["not a number", add("--day", "abc"), "--day must be a whole number; amounts are in cents: 1250 for 12.50 yuan"],
-    ["negative", add("--min=-5"), "--min must be a whole number; amounts are in cents: 1250 for 12.50 yuan"],
-    ["unknown pay type", ["channel", "add", "--pid", "0", "--pay-type", "wechat", "--code", "x", "--name", "n", "--qrcode", "q"], "--pay-type must be one of: alipay, wxpay, qqpay (got wechat)"],
-    ["pay type of no rule", ["channel", "add", "--pid", "0", "--pay-type", "bank", "--code", "x", "--name", "n", "--qrcode", "q"], "--pay-type must be one of: alipay, wxpay, qqpay (got bank)"],
-    ["same code, owner, pay type", ["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "w1", "--name", "n", "--qrcode", "q"],
+    ["min above max", add("--min", "50", "--max", "10"), "--min ¥50.00 is above --max ¥10.00: no order could fit"],
+    ["day below min", add("--min", "5", "--day", "1.00"), "--day ¥1.00 is below --min ¥5.00: the account could never take an order"],
+    ["three decimals", add("--max", "5.001"), '--max: "5.001" is not an amount in yuan; write it like 500 or 500.00'],
+    ["not a number", add("--day", "abc"), '--day: "abc" is not an amount in yuan; write it like 500 or 500.00'],
+    ["negative", add("--min=-5"), '--min: "-5" is not an amount in yuan; write it like 500 or 500.00'],
+    ["a comma", add("--max", "1,000"), '--max: "1,000" is not an amount in yuan; write it like 500 or 500.00'],
+    ["above the largest amount", add("--day", "100000000"), '--day: "100000000" is more than ¥99999999.99, the most it can be'],
+    ["alipay QR content that is not a URL", add().slice(0, -1).concat("not a url"),
+      '--qrcode must be a URL such as https://qr.alipay.com/...: it is what the payer scans (got "not a url"; --force does not change this)'],
+    ["not a URL, even with --force", add("--force").slice(0, -2).concat("not a url", "--force"),
+      '--qrcode must be a URL such as https://qr.alipay.com/...: it is what the payer scans (got "not a url"; --force does not change this)'],
+    ["a WeChat code on an alipay account", add().slice(0, -1).concat("wxp://f2f0abc"),
+      '--qrcode for pay type alipay is usually https://qr.alipay.com/... (got "wxp://f2f0abc"); check it is the account\'s collection code, then add --force to save it anyway'],
+    ["unknown pay type", ["channel", "add", "--pid", "0", "--pay-type", "wechat", "--code", "x", "--name", "n", "--qrcode", "https://qr.alipay.com/q"], "--pay-type must be one of: alipay, wxpay, qqpay (got wechat)"],
+    ["pay type of no rule", ["channel", "add", "--pid", "0", "--pay-type", "bank", "--code", "x", "--name", "n", "--qrcode", "https://qr.alipay.com/q"], "--pay-type must be one of: alipay, wxpay, qqpay (got bank)"],
+    ["same code, owner, pay type", ["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "w1", "--name", "n", "--qrcode", "wxp://q"],
       "--code w1 is taken by account 2 (pid 1001, wxpay): a report naming the code could not tell them apart; choose another code"],
-    ["own code equal to a shared one", ["channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "c1", "--name", "n", "--qrcode", "q"],
+    ["own code equal to a shared one", ["channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "c1", "--name", "n", "--qrcode", "https://qr.alipay.com/q"],
       "--code c1 is taken by account 1 (pid 0, alipay): a report naming the code could not tell them apart; choose another code"],
-    ["shared code equal to an own one", ["channel", "add", "--pid", "0", "--pay-type", "wxpay", "--code", " w1 ", "--name", "n", "--qrcode", "q"],
+    ["shared code equal to an own one", ["channel", "add", "--pid", "0", "--pay-type", "wxpay", "--code", " w1 ", "--name", "n", "--qrcode", "wxp://q"],
       "--code w1 is taken by account 2 (pid 1001, wxpay): a report naming the code could not tell them apart; choose another code"],
-    ["empty code", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "", "--name", "n", "--qrcode", "q"], "--code must not be empty: monitoring clients report it as channel_code"],
-    ["blank name", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "x", "--name", " ", "--qrcode", "q"], "--name must not be empty"],
-    ["code too long to report", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c".repeat(65), "--name", "n", "--qrcode", "q"],
+    ["empty code", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "", "--name", "n", "--qrcode", "https://qr.alipay.com/q"], "--code must not be empty: monitoring clients report it as channel_code"],
+    ["blank name", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "x", "--name", " ", "--qrcode", "https://qr.alipay.com/q"], "--name must not be empty"],
+    ["code too long to report", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c".repeat(65), "--name", "n", "--qrcode", "https://qr.alipay.com/q"],
       "--code must be at most 64 characters (the report API's channel_code limit)"],
-    ["unknown merchant", ["channel", "add", "--pid", "77", "--pay-type", "alipay", "--code", "x", "--name", "n", "--qrcode", "q"], "no merchant with pid 77 (use --pid 0 for a shared account)"],
+    ["unknown merchant", ["channel", "add", "--pid", "77", "--pay-type", "alipay", "--code", "x", "--name", "n", "--qrcode", "https://qr.alipay.com/q"], "no merchant with pid 77 (use --pid 0 for a shared account)"],
   ];
   for (const [name, args, message] of cases) test(name, () => refused(args, message));
 
   test("the same code is fine for another merchant or another pay type", () => {
     expect(json("channel", "add", "--pid", "1002", "--pay-type", "wxpay", "--code", "w1", "--name", "B", "--qrcode", "wxp://b")).toMatchObject({ id: 3, pid: 1002 });
-    expect(json("channel", "add", "--pid", "1001", "--pay-type", "qqpay", "--code", "w1", "--name", "Q", "--qrcode", "qq://q", "--min", "5000", "--max", "0"))
-      .toMatchObject({ id: 4, pay_type: "qqpay", min_amount: 5000, max_amount: 0 });
+    expect(json("channel", "add", "--pid", "1001", "--pay-type", "qqpay", "--code", "w1", "--name", "Q", "--qrcode", "https://i.qianbao.qq.com/q", "--min", "50", "--max", "0"))
+      .toMatchObject({ id: 4, pay_type: "qqpay", min_amount_cents: 5000, max_amount_cents: 0 });
   });
 
-  test("every amount option and the command itself say cents", () => {
+  test("every amount option and the command itself say yuan", () => {
     for (const cmd of ["add", "edit"]) {
       const help = xpay("channel", cmd, "--help").out.replace(/\s+/g, " ");
-      for (const flag of ["--min <cents>", "--max <cents>", "--day <cents>"]) expect(help).toMatch(new RegExp(`${flag} [^-]*in cents`));
-      expect(help).toContain("amounts are in cents");
+      for (const flag of ["--min <yuan>", "--max <yuan>", "--day <yuan>"]) expect(help).toMatch(new RegExp(`${flag} [^-]*in yuan`));
+      expect(help).toContain("amounts are in yuan");
+      expect(help).not.toContain("cents");
     }
   });
 });
@@ -88,8 +96,9 @@ describe("channel edit changes any field with the same checks", () => {
     refused(["channel", "edit", "99", "--name", "x"], "no account with id 99");
     refused(["channel", "edit", "1", "--qrcode", ""], "--qrcode must not be empty: it is what the payer scans (e.g. https://qr.alipay.com/...)");
     // The stored min (200) is checked with the new max.
-    refused(["channel", "edit", "1", "--max", "100"], "--min 200 (2.00 yuan) is above --max 100 (1.00 yuan): no order could fit; amounts are in cents");
-    refused(["channel", "edit", "1", "--max", "9.99"], "--max must be a whole number; amounts are in cents: 999 for 9.99 yuan");
+    refused(["channel", "edit", "1", "--max", "1"], "--min ¥2.00 is above --max ¥1.00: no order could fit");
+    refused(["channel", "edit", "1", "--max", "9.999"], '--max: "9.999" is not an amount in yuan; write it like 500 or 500.00');
+    refused(["channel", "edit", "1", "--qrcode", "https://qr.alipay.com"], '--qrcode for pay type alipay is usually https://qr.alipay.com/... (got "https://qr.alipay.com"); check it is the account\'s collection code, then add --force to save it anyway');
     refused(["channel", "edit", "1", "--pay-type", "wechat"], "--pay-type must be one of: alipay, wxpay, qqpay (got wechat)");
     refused(["channel", "edit", "2", "--pid", "0", "--pay-type", "alipay", "--code", "c1"],
       "--code c1 is taken by account 1 (pid 0, alipay): a report naming the code could not tell them apart; choose another code");
@@ -101,12 +110,14 @@ describe("channel edit changes any field with the same checks", () => {
     const { watched_by, ...before } = json("channel", "list").find((a: { id: number }) => a.id === 2);
     expect(watched_by).toEqual(["AppSecret of 1001"]); // list says who can report a payment there
     const after = json("channel", "edit", "2", "--name", " Own 2 ", "--code", "w2", "--qrcode", "wxp://2", "--scheme", "weixin://x", "--remark", "r",
-      "--min", "100", "--max", "20000", "--day", "500000", "--sort", "3");
-    expect(after).toEqual({ ...before, name: "Own 2", code: "w2", qrcode: "wxp://2", scheme: "weixin://x", remark: "r", min_amount: 100, max_amount: 20000, day_amount: 500000, sort: 3 });
+      "--min", "1", "--max", "200.00", "--day", "5000.5", "--sort", "3");
+    expect(after).toEqual({ ...before, name: "Own 2", code: "w2", qrcode: "wxp://2", scheme: "weixin://x", remark: "r", min_amount_cents: 100, max_amount_cents: 20000, day_amount_cents: 500050, sort: 3 });
     expect(json("channel", "edit", "2", "--scheme", "", "--remark", "")).toMatchObject({ scheme: "", remark: "", name: "Own 2" });
     // No order used it yet: owner and pay type may change too.
-    expect(json("channel", "edit", "2", "--pid", "1002", "--pay-type", "qqpay")).toMatchObject({ id: 2, pid: 1002, pay_type: "qqpay", code: "w2" });
-    expect(json("channel", "list").find((a: { id: number }) => a.id === 2)).toMatchObject({ pid: 1002, pay_type: "qqpay", min_amount: 100 });
+    // A new pay type reads the QR content for that type: wxp:// is not a QQ code.
+    refused(["channel", "edit", "2", "--pid", "1002", "--pay-type", "qqpay"], '--qrcode for pay type qqpay is usually https://i.qianbao.qq.com/... (got "wxp://2"); check it is the account\'s collection code, then add --force to save it anyway');
+    expect(json("channel", "edit", "2", "--pid", "1002", "--pay-type", "qqpay", "--qrcode", "https://i.qianbao.qq.com/2")).toMatchObject({ id: 2, pid: 1002, pay_type: "qqpay", code: "w2" });
+    expect(json("channel", "list").find((a: { id: number }) => a.id === 2)).toMatchObject({ pid: 1002, pay_type: "qqpay", min_amount_cents: 100 });
   });
 
   test("an account of a pay type xpay no longer knows stays editable while its type stays", async () => {

@@ -36,11 +36,11 @@ describe("xpay CLI", () => {
     expect(xpay("merchant", "show", "9").err).toContain("no merchant with pid 9");
   });
 
-  test("channel add/list/disable with amounts in cents", () => {
-    const a = json("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c1", "--name", "A", "--qrcode", "https://qr.alipay.com/x", "--min", "100", "--max", "50000", "--day", "0");
-    expect(a).toMatchObject({ id: 1, pid: 0, pay_type: "alipay", min_amount: 100, max_amount: 50000, day_amount: 0, enabled: true });
-    expect(xpay("channel", "add", "--pid", "77", "--pay-type", "alipay", "--code", "c", "--name", "n", "--qrcode", "q").err).toContain("no merchant with pid 77");
-    expect(xpay("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c", "--name", "n", "--qrcode", "q", "--min", "1.5").err).toContain("--min must be a whole number");
+  test("channel add/list/disable with amounts in yuan (--json in cents)", () => {
+    const a = json("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c1", "--name", "A", "--qrcode", "https://qr.alipay.com/x", "--min", "1", "--max", "500.00", "--day", "0");
+    expect(a).toMatchObject({ id: 1, pid: 0, pay_type: "alipay", min_amount_cents: 100, max_amount_cents: 50000, day_amount_cents: 0, enabled: true });
+    expect(xpay("channel", "add", "--pid", "77", "--pay-type", "alipay", "--code", "c", "--name", "n", "--qrcode", "https://qr.alipay.com/q").err).toContain("no merchant with pid 77");
+    expect(xpay("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "c", "--name", "n", "--qrcode", "https://qr.alipay.com/q", "--min", "1.505").err).toContain('--min: "1.505" is not an amount in yuan');
     expect(xpay("channel", "disable", "1").code).toBe(0);
     expect(json("channel", "list")[0].enabled).toBe(false);
   });

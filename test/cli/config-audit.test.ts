@@ -29,8 +29,8 @@ test("each change is one audit row by cli; secrets and private keys stay out of 
   expect(xpay("merchant", "disable", "1001").code).toBe(0);
   const rotated = json("merchant", "rotate-secret", "1001");
   const keys = json("keygen", "--pid", "1001");
-  const account = json("channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "a1", "--name", "A", "--qrcode", "https://qr.alipay.com/x", "--max", "5000");
-  expect(xpay("channel", "edit", String(account.id), "--max", "6000").code).toBe(0);
+  const account = json("channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "a1", "--name", "A", "--qrcode", "https://qr.alipay.com/x", "--max", "50");
+  expect(xpay("channel", "edit", String(account.id), "--max", "60").code).toBe(0);
   expect(xpay("channel", "disable", String(account.id)).code).toBe(0);
   expect(xpay("channel", "remove", String(account.id)).code).toBe(0);
   expect(xpay("settings", "set", "order_ttl", "600").code).toBe(0);
@@ -51,7 +51,7 @@ test("each change is one audit row by cli; secrets and private keys stay out of 
     ["cli", "settings.set", "setting:order_ttl"],
     ["cli", "settings.set", "setting:third_account_secret"],
   ]);
-  expect(JSON.parse(rows[6]!.before!)).toEqual({ max_amount: 5000 });
+  expect(JSON.parse(rows[6]!.before!)).toEqual({ max_amount_cents: 5000 });
   expect(JSON.parse(rows[9]!.after!)).toEqual({ order_ttl: "600" });
   const log = JSON.stringify(rows);
   for (const secret of [added.secret, rotated.secret, "a-third-party-secret", keys.merchant_private_key.split("\n")[1]]) expect(log).not.toContain(secret);

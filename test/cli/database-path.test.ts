@@ -124,7 +124,7 @@ describe("a schema newer than this binary (downgrade guard)", () => {
 
   test.each([
     ["serve", ["serve", "--port", "0"]], ["migrate", ["migrate"]], ["merchant add", ["merchant", "add", "--name", "X"]],
-    ["settings set", ["settings", "set", "order_ttl", "600"]], ["channel add", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a", "--name", "A", "--qrcode", "q"]],
+    ["settings set", ["settings", "set", "order_ttl", "600"]], ["channel add", ["channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a", "--name", "A", "--qrcode", "https://qr.alipay.com/q"]],
   ])("%s refuses with both version numbers; the file is unchanged", (_name, args) => {
     const before = bytes();
     refused(xpay(cwd, ["--db", path, ...(args as string[])]), message);

@@ -48,17 +48,17 @@ describe("xpay stats", () => {
     expect(r.from_local).toEndWith("00:00:00 +08:00");
   });
 
-  test("the table: aligned columns, yuan with two decimals, a totals row", () => {
+  test("the table: aligned columns, ¥ and two decimals, a totals row", () => {
     const r = xpay("stats", "--by", "pay-type");
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split("\n");
     expect(lines[0]).toStartWith("income ");
-    expect(lines[1]).toMatch(/^pay type +paid +amount \(yuan\) +created +paid\/created$/);
-    expect(lines[2]).toMatch(/^alipay +2 +1243\.56 +3 +66\.7%$/);
-    expect(lines[3]).toMatch(/^wxpay +1 +0\.50 +1 +100\.0%$/);
+    expect(lines[1]).toMatch(/^pay type +paid +amount +created +paid\/created$/);
+    expect(lines[2]).toMatch(/^alipay +2 +¥1243\.56 +3 +66\.7%$/);
+    expect(lines[3]).toMatch(/^wxpay +1 +¥0\.50 +1 +100\.0%$/);
     expect(lines[4]).toMatch(/^-+( +-+){4}$/);
-    expect(lines[5]).toMatch(/^total +3 +1244\.06 +4 +75\.0%$/);
+    expect(lines[5]).toMatch(/^total +3 +¥1244\.06 +4 +75\.0%$/);
     // Right-aligned figures: every line is as long as the header.
     for (const l of lines.slice(2)) expect(l.length).toBe(lines[1]!.length);
   });

@@ -103,7 +103,7 @@ withPostgres(() => {
       const steps = [
         ["merchant", "add", "--name", "Second"], ["merchant", "set", "1001", "--name", "Renamed"], ["merchant", "disable", "1001"], ["merchant", "enable", "1001"],
         ["merchant", "rotate-secret", "1001"], ["keygen", "--pid", "1001"], ["settings", "set", "order_ttl", "600"],
-        ["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "spare", "--name", "Spare", "--qrcode", "https://qr.example/y"],
+        ["channel", "add", "--pid", "1001", "--pay-type", "wxpay", "--code", "spare", "--name", "Spare", "--qrcode", "wxp://y"],
         ["channel", "edit", String(used.id), "--name", "Main"], ["channel", "disable", String(used.id)], ["channel", "enable", String(used.id)],
         ["order", "close", orders[0]!], ["order", "confirm", orders[1]!, "--reason", "bank statement"], ["notify", "replay", orders[1]!],
         ["client", "add-vmq", "--pid", "1001", "--name", "phone"], ["client", "show-vmq", "phone"], ["channel", "remove", String(used.id + 1)],

@@ -33,7 +33,7 @@ beforeEach(async () => {
   h = harness();
   await seed(h); // account 1: the merchant's Alipay
   second = (await h.gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_b", name: "Alipay B", qrcode: "https://qr.alipay.com/b", now: h.clock.now() })).id;
-  expect((await changeSettings(h.gw, CLI_ACTOR, { max_offset: "60" })).kind).toBe("saved");
+  expect((await changeSettings(h.gw, CLI_ACTOR, { max_offset: "0.60" })).kind).toBe("saved");
   received.clear();
 });
 afterEach(() => h.close());

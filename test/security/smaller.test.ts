@@ -101,7 +101,7 @@ test("order inspect prints the cashier link with the base URL the server was sta
   try {
     expect(run("migrate").exitCode).toBe(0);
     expect(run("merchant", "add", "--name", "S", "--pid", "1001", "--secret", SECRET).exitCode).toBe(0);
-    expect(run("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a", "--name", "A", "--qrcode", "q").exitCode).toBe(0);
+    expect(run("channel", "add", "--pid", "0", "--pay-type", "alipay", "--code", "a", "--name", "A", "--qrcode", "https://qr.alipay.com/q").exitCode).toBe(0);
     const serve = Bun.spawn([process.execPath, "src/cli/main.ts", "--db", db, "serve", "--port", "0", "--base-url", "https://pay.example.com/gw"], { env: env as Record<string, string>, stdout: "pipe", stderr: "pipe" });
     const reader = serve.stdout.getReader();
     let out = "";

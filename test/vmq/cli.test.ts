@@ -63,7 +63,7 @@ test("--account binds the phone to its accounts: usable by the merchant, WeChat 
   const ali = add("--pid", "1001", "--pay-type", "alipay", "--code", "ali_a", "--name", "Alipay A", "--qrcode", "https://qr.alipay.com/a");
   const ali2 = add("--pid", "0", "--pay-type", "alipay", "--code", "ali_b", "--name", "Alipay B", "--qrcode", "https://qr.alipay.com/b");
   const wx = add("--pid", "1001", "--pay-type", "wxpay", "--code", "wx_a", "--name", "WeChat A", "--qrcode", "wxp://a");
-  const qq = add("--pid", "1001", "--pay-type", "qqpay", "--code", "qq_a", "--name", "QQ A", "--qrcode", "https://qq/a");
+  const qq = add("--pid", "1001", "--pay-type", "qqpay", "--code", "qq_a", "--name", "QQ A", "--qrcode", "https://i.qianbao.qq.com/a");
   json("merchant", "add", "--name", "Other", "--pid", "1002");
   const foreign = add("--pid", "1002", "--pay-type", "wxpay", "--code", "wx_o", "--name", "WeChat O", "--qrcode", "wxp://o");
 

@@ -168,7 +168,7 @@ export const clientsEn: Record<keyof typeof clientsZh, string> = {
   "slots.probe_submit": "Try",
   "slots.probe_bad": "Enter an amount such as 10.00.",
   "slots.probe_next": "The next order of {a} yuan on this account gets the payable amount {n} yuan.",
-  "slots.probe_full": "Every amount within {o} cents of {a} yuan is held: this account cannot take that order now.",
+  "slots.probe_full": "Every amount within {o} of {a} yuan is held: this account cannot take that order now.",
   "slots.probe_note": "Amounts only; the account's minimum and maximum, daily limit and online requirement are checked besides.",
   "slots.step_free": "free",
   "slots.step_held": "held by {t}",

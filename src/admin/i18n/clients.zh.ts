@@ -167,7 +167,7 @@ export const clientsZh = {
   "slots.probe_submit": "试算",
   "slots.probe_bad": "请输入金额，例如 10.00。",
   "slots.probe_next": "下一笔 {a} 元的订单在这个账户上将得到实付金额 {n} 元。",
-  "slots.probe_full": "{a} 元附近 {o} 分以内的金额都被占用：这个账户现在接不了这笔订单。",
+  "slots.probe_full": "{a} 元附近 {o} 以内的金额都被占用：这个账户现在接不了这笔订单。",
   "slots.probe_note": "只看金额占用；账户的最小/最大金额、日限额和在线要求另外判断。",
   "slots.step_free": "空闲",
   "slots.step_held": "被 {t} 占用",

@@ -17,6 +17,8 @@ export const settingsEn: Record<keyof typeof settingsZh, string> = {
   "settings.secret_clear": "Clear",
   "settings.unknown": "Unknown setting.",
   "settings.bad_int": "Must be a whole number from {min} to {max}.",
+  "settings.bad_yuan": "Must be an amount in yuan with at most two decimals, such as {example}.",
+  "settings.yuan_above": "Must be at most {max}.",
   "settings.bad_choice": "Must be one of: {values}.",
   "settings.bad_url": "Must be an http(s) URL such as https://pay.example.com.",
   "settings.bad_zone": "Must be an IANA time zone name such as Asia/Shanghai or UTC.",
@@ -37,7 +39,7 @@ export const settingsEn: Record<keyof typeof settingsZh, string> = {
 
 export const SETTING_LABEL_EN: Record<string, string> = {
   order_ttl: "Order lifetime (s)",
-  max_offset: "Largest amount offset (cents)",
+  max_offset: "Largest amount offset (yuan)",
   max_offset_percent: "Largest amount offset (% of the amount)",
   offset_direction: "Offset direction",
   match_window: "Late-payment match window (s)",

@@ -16,6 +16,8 @@ export const settingsZh = {
   "settings.secret_clear": "清除",
   "settings.unknown": "未知设置。",
   "settings.bad_int": "须为 {min} 到 {max} 之间的整数。",
+  "settings.bad_yuan": "须为以元为单位的金额，最多两位小数，例如 {example}。",
+  "settings.yuan_above": "最多为 {max}。",
   "settings.bad_choice": "须为以下之一：{values}。",
   "settings.bad_url": "须为 http(s) 地址，如 https://pay.example.com。",
   "settings.bad_zone": "须为 IANA 时区名称，如 Asia/Shanghai 或 UTC。",
@@ -37,7 +39,7 @@ export const settingsZh = {
 /** Label and help of each setting in Chinese; a setting missing here shows its English help. */
 export const SETTING_TEXT_ZH: Record<string, { label: string; help: string }> = {
   order_ttl: { label: "订单有效期（秒）", help: "订单创建后可支付的秒数。" },
-  max_offset: { label: "金额最大偏移（分）", help: "为使同一账户上的应付金额唯一，实付金额与订单金额最多相差多少分。" },
+  max_offset: { label: "金额最大偏移（元）", help: "为使同一账户上的应付金额唯一，实付金额与订单金额最多相差多少元（0 到 10.00）；同时受 max_offset_percent 限制，取较紧者。" },
   max_offset_percent: { label: "金额最大偏移（订单金额的百分比）", help: "应付金额与订单金额最多相差订单金额的百分之几（向下取整到分），与「金额最大偏移（分）」取较紧者。V1、V2 和虎皮椒的通知告诉商户的是订单金额，所以这就是付款人最多能少付（或多付）的比例。默认 10：0.30 元的订单应付 0.27–0.30 元。100 表示只按分数限制。" },
   offset_direction: { label: "金额偏移方向", help: "在订单金额以下（down）还是以上（up）寻找空闲的应付金额。" },
   match_window: { label: "迟到支付匹配窗口（秒）", help: "未支付订单结束后的这段时间内，迟到的付款仍能匹配到它，其金额也继续保留。" },

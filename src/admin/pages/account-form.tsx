@@ -3,7 +3,9 @@
 // `xpay channel add/edit` (core/account-actions.ts), its problem under the field it names. The QR
 // content is typed, pasted or read from an image of the collection code in the browser
 // (assets/accounts.js with jsQR; the image is never uploaded), and previewed as the payer will see
-// it: /admin/accounts/qr renders it with the cashier's own QR renderer, behind the session.
+// it: /admin/accounts/qr renders it with the cashier's own QR renderer, behind the session. A
+// content that is a URL but not the pay type's usual form (core/qr-content.ts) is saved only with
+// the "不是常见格式，仍然保存" box, which the form shows once the rule has said so.
 import { removeAccount, saveAccount } from "../../core/account-actions.ts";
 import { accountsToday } from "../../core/accounts-today.ts";
 import { formatYuan } from "../../core/money.ts";
@@ -15,7 +17,7 @@ import { attr, CsrfInput, Field, Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminRoute } from "../context.ts";
 import { seeOther } from "../http.ts";
 import { errorAnswer, page } from "../render.tsx";
-import { accountFormValues, accountProblemText, type Errors, FORM_FIELD, payTypeLabel, readAccountForm } from "./account-input.ts";
+import { accountFormValues, accountProblemText, type Errors, FORM_FIELD, payTypeLabel, QR_FORCE_FIELD, readAccountForm } from "./account-input.ts";
 
 const PREVIEW = "/admin/accounts/qr";
 const previewUrl = (text: string) => `${PREVIEW}?text=${encodeURIComponent(text)}`;
@@ -33,12 +35,19 @@ function Select(p: { label: string; name: string; value: string; options: [strin
   );
 }
 
-function QrField(p: { ctx: AdminContext; value: string; error?: string }) {
+function QrField(p: { ctx: AdminContext; value: string; error?: string; force: boolean; showForce: boolean }) {
   const { t } = p.ctx;
   return (
     <div class="qr-box" id="qr-box" data-preview-url={PREVIEW}>
       <div class="qr-inputs">
         <Field label={t("accounts.f_qrcode")} name="qrcode" value={p.value} error={p.error} hint={t("accounts.f_qrcode_hint")} required />
+        {p.showForce ? (
+          <label class="check" id="qr-force">
+            <input type="checkbox" name={QR_FORCE_FIELD} value="1" checked={p.force} /> <span safe>{t("accounts.f_qr_force")}</span>
+          </label>
+        ) : (
+          ""
+        )}
         <div class="field">
           <span class="label" id="qr-file-label" safe>{t("accounts.f_qr_file")}</span>
           {/* The browser's own file button speaks the browser's language: a label in ours stands in for it. */}
@@ -65,7 +74,7 @@ function QrField(p: { ctx: AdminContext; value: string; error?: string }) {
   );
 }
 
-async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; form: URLSearchParams; errors?: Errors; status?: number }): Promise<Response> {
+async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; form: URLSearchParams; errors?: Errors; status?: number; qrUnusual?: boolean }): Promise<Response> {
   const t = ctx.t;
   const e = o.errors ?? {};
   const v = (k: string) => o.form.get(k) ?? "";
@@ -95,7 +104,7 @@ async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; 
             <Field label={t("accounts.f_name")} name="name" value={v("name")} error={e.name} required maxlength={128} />
             <Field label={t("accounts.f_code")} name="code" value={v("code")} error={e.code} hint={t("accounts.f_code_hint")} required maxlength={64} />
           </div>
-          <QrField ctx={ctx} value={v("qrcode")} error={e.qrcode} />
+          <QrField ctx={ctx} value={v("qrcode")} error={e.qrcode} force={v(QR_FORCE_FIELD) === "1"} showForce={o.qrUnusual === true || v(QR_FORCE_FIELD) === "1"} />
           <Field label={t("accounts.f_scheme")} name="scheme" value={v("scheme")} error={e.scheme} hint={t("accounts.f_scheme_hint")} />
           <div class="form-grid form-grid-4">
             <Field label={t("accounts.f_min")} name="min" value={v("min")} error={e.min} hint={t("accounts.f_amount_hint")} />
@@ -126,9 +135,12 @@ const idOf = (ctx: AdminContext) => (/^\d{1,9}$/.test(ctx.params.id ?? "") ? Num
 async function save(ctx: AdminContext, account: ChannelAccount | null): Promise<Response> {
   const { fields, errors } = readAccountForm(ctx.form, ctx.t);
   if (Object.keys(errors).length > 0) return formPage(ctx, { account, form: ctx.form, errors, status: 422 });
-  const r = await saveAccount(ctx.gw, ctx.actor, account ? account.id : null, fields);
+  const r = await saveAccount(ctx.gw, ctx.actor, account ? account.id : null, fields, { forceQr: ctx.form.get(QR_FORCE_FIELD) === "1" });
   if (r.kind === "not_found") return errorAnswer(ctx, 404, ctx.t("accounts.not_found"));
-  if (r.kind === "refused") return formPage(ctx, { account, form: ctx.form, errors: { [FORM_FIELD[r.problem.field]]: accountProblemText(ctx.t, r.problem) }, status: 422 });
+  if (r.kind === "refused") {
+    const errors = { [FORM_FIELD[r.problem.field]]: accountProblemText(ctx.t, r.problem) };
+    return formPage(ctx, { account, form: ctx.form, errors, status: 422, qrUnusual: r.problem.code === "qrcode_unusual" });
+  }
   return seeOther(`/admin/accounts?done=${account ? "saved" : "added"}&id=${r.account.id}`);
 }
 

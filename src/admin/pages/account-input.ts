@@ -1,8 +1,9 @@
 // The account form's fields read into the account rule's fields, and the rule's problems
-// (core/channel-input.ts) as the console's inline messages. Amounts are typed in yuan here (the
-// CLI takes cents): "" or 0 means no limit; the rule then checks the cents as it does for the CLI.
+// (core/channel-input.ts) as the console's inline messages. Amounts are typed in yuan, read by the
+// CLI's parser (core/money.ts readTypedYuan): "" or 0 means no limit; the rule then checks the
+// cents as it does for the CLI.
 import type { ChannelProblem } from "../../core/channel-input.ts";
-import { formatYuan, parseYuan } from "../../core/money.ts";
+import { formatYuan, readTypedYuan } from "../../core/money.ts";
 import type { ChannelFields } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import type { Translate } from "../i18n/index.ts";
@@ -18,9 +19,13 @@ export type Errors = Record<string, string>;
 /** "" or "0" is 0 (no limit); otherwise yuan with at most two decimals. */
 function cents(v: string): number | null {
   const s = v.trim();
-  if (s === "" || /^0+(\.0{1,2})?$/.test(s)) return 0;
-  return parseYuan(s);
+  if (s === "") return 0;
+  const r = readTypedYuan("", s, { zero: true });
+  return r.ok ? r.cents : null;
 }
+
+/** The "不是常见格式，仍然保存" box: the operator confirmed a QR content of an unusual form. */
+export const QR_FORCE_FIELD = "qrcode_force";
 
 export function readAccountForm(form: URLSearchParams, t: Translate): { fields: ChannelFields; errors: Errors } {
   const errors: Errors = {};
@@ -60,6 +65,8 @@ export function accountProblemText(t: Translate, p: ChannelProblem): string {
   switch (p.code) {
     case "min_above_max": return t("accounts.p_min_above_max", { min: y("min"), max: y("max") });
     case "day_below_min": return t("accounts.p_day_below_min", { min: y("min"), day: y("day") });
+    case "qrcode_not_url": return t("accounts.p_qrcode_not_url", { payType: payTypeLabel(t, String(v.payType)), example: String(v.example) });
+    case "qrcode_unusual": return t("accounts.p_qrcode_unusual", { payType: payTypeLabel(t, String(v.payType)), expected: String(v.expected) });
     case "code_taken": {
       const owner = Number(v.pid) === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: v.pid! });
       return t("accounts.p_code_taken", { code: v.code!, id: v.id!, owner, payType: payTypeLabel(t, String(v.payType)) });

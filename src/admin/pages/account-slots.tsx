@@ -5,7 +5,7 @@
 // report group (the accounts one report could mean): the page names them, and the account holding
 // each slot when it is another of the group. The same view as `xpay channel slots`
 // (core/slots/reserved.ts), which reads the allocator's own rule. A bad amount is a 422 inline error.
-import { formatYuan, parseYuan } from "../../core/money.ts";
+import { formatYuan, readTypedYuan, showYuan } from "../../core/money.ts";
 import { type ReservedView, reservedAmounts, SLOT_LIST_LIMIT } from "../../core/slots/reserved.ts";
 import { attr, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -42,7 +42,7 @@ function Probe(p: { v: ReservedView; value: string; error?: string; t: Translate
             ))}
           </ol>
           {pr.next === null ? (
-            <Notice kind="error" id="probe-full" text={t("slots.probe_full", { a: formatYuan(pr.amount), o: v.maxOffset })} />
+            <Notice kind="error" id="probe-full" text={t("slots.probe_full", { a: formatYuan(pr.amount), o: showYuan(v.maxOffset) })} />
           ) : (
             <Notice kind="ok" id="probe-next" text={t("slots.probe_next", { a: formatYuan(pr.amount), n: formatYuan(pr.next) })} />
           )}
@@ -101,12 +101,12 @@ function HeldTable(p: { v: ReservedView; tz: string; t: Translate }) {
         <tbody>
           {v.slots.map((s) => (
             <tr data-slot={String(s.tradeAmount)}>
-              <td class="num nowrap"><strong safe>{formatYuan(s.tradeAmount)}</strong></td>
+              <td class="num nowrap"><strong safe>{showYuan(s.tradeAmount)}</strong></td>
               {v.group.length ? <td class="wrap" data-held-on={String(s.accountId)}><HeldOn v={v} id={s.accountId} t={t} /></td> : ""}
               <td class="nowrap mono"><a href={`/admin/orders/${s.tradeNo}`} safe>{s.tradeNo}</a></td>
               <td class="mono sl-out" safe>{s.outTradeNo}</td>
               <td class="num" safe>{String(s.pid)}</td>
-              <td class="num nowrap" safe>{formatYuan(s.amount)}</td>
+              <td class="num nowrap" safe>{showYuan(s.amount)}</td>
               <td class="nowrap"><span class={`tag ${STATUS_TAG[s.shownStatus] ?? ""}`.trim()} safe>{t(`slots.status_${s.shownStatus}` as TextKey)}</span></td>
               <td class="nowrap">{s.endedAt === null ? <span class="faint">—</span> : <Time at={s.endedAt} tz={p.tz} />}</td>
               <td class="nowrap">
@@ -125,7 +125,8 @@ async function showSlots(ctx: AdminContext): Promise<Response> {
   const { t } = ctx;
   const id = /^\d{1,15}$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : 0;
   const raw = (ctx.query.get("amount") ?? "").trim();
-  const probe = raw === "" ? undefined : parseYuan(raw);
+  const typed = raw === "" ? undefined : readTypedYuan("", raw);
+  const probe = typed === undefined ? undefined : typed.ok ? typed.cents : null;
   const v = await reservedAmounts(ctx.gw, id, { probe: probe ?? undefined });
   if (!v) return errorAnswer(ctx, 404, t("slots.not_found"));
   const error = probe === null ? t("slots.probe_bad") : undefined;

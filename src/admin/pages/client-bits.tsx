@@ -2,7 +2,7 @@
 // Pieces the monitoring-client pages share: ages and durations in words, kind, outcome and status
 // badges, and the table of reports with their raw content and how each was read (the client page
 // and the setup helper's live list). Every text they print is escaped.
-import { formatYuan } from "../../core/money.ts";
+import { showYuan } from "../../core/money.ts";
 import type { StoredReport } from "../../core/store.ts";
 import { formatLocal } from "../../core/time.ts";
 import { Time } from "../components.tsx";
@@ -97,7 +97,7 @@ export function ReportsTable(p: { reports: StoredReport[]; tz: string; t: Transl
               </td>
               <td class="nowrap" safe>{reportKindName(t, r.kind)}</td>
               {p.client ? "" : <td class="wrap" safe>{r.client || "—"}</td>}
-              <td class="num nowrap" safe>{r.amount === null ? "—" : formatYuan(r.amount)}</td>
+              <td class="num nowrap" safe>{r.amount === null ? "—" : showYuan(r.amount)}</td>
               <td class="nowrap"><OutcomeTag outcome={r.outcome} t={t} /></td>
               <td class="wrap" safe>{r.reason || "—"}</td>
               <td class="nowrap mono">{r.tradeNo ? <a href={`/admin/orders/${encodeURIComponent(r.tradeNo)}`} safe>{r.tradeNo}</a> : <span class="faint">—</span>}</td>

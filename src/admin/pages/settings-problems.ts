@@ -7,6 +7,11 @@ export function checkText(t: Translate, message: string): string {
   if (range) return t("settings.bad_int", { min: range[1]!, max: range[2]! });
   const choice = /^must be one of: (.+)$/.exec(message);
   if (choice) return t("settings.bad_choice", { values: choice[1]! });
+  // A money setting (core/money.ts readTypedYuan): not yuan, or above its largest value.
+  const yuan = /^".*" (?:is not an amount in yuan|must be more than 0 yuan); write it like (.+) or .+$/.exec(message);
+  if (yuan) return t("settings.bad_yuan", { example: yuan[1]! });
+  const above = /^".*" is more than (¥[\d.]+), the most it can be$/.exec(message);
+  if (above) return t("settings.yuan_above", { max: above[1]! });
   if (message.startsWith("must be an http(s) URL")) return t("settings.bad_url");
   if (message.startsWith("must be an IANA time zone")) return t("settings.bad_zone");
   if (message.startsWith("must be host names")) return t("merchants.bad_hosts");

@@ -4,7 +4,7 @@
 // setting's own check (`xpay settings set`'s) and writes nothing when any is wrong (422, the
 // message under each wrong field); core/settings-change.ts writes, audits and drops the cache.
 // Secret settings are never shown: only whether they are set, a field to replace and a box to clear.
-import { SETTINGS, type SettingDef, Settings } from "../../core/settings.ts";
+import { SETTINGS, type SettingDef, Settings, shownSetting, typedSetting } from "../../core/settings.ts";
 import { changeSettings } from "../../core/settings-change.ts";
 import { attr, CsrfInput, Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -64,7 +64,7 @@ function SettingRow(p: { ctx: AdminContext; def: SettingDef; value: string; stor
       <div class="setting-input">
         <Control {...p} />
         {p.error ? <p class="field-error" safe>{p.error}</p> : ""}
-        {def.secret ? "" : <p class="hint setting-default" safe>{def.default === "" ? ctx.t("settings.default_empty") : ctx.t("settings.default", { value: def.default })}</p>}
+        {def.secret ? "" : <p class="hint setting-default" safe>{def.default === "" ? ctx.t("settings.default_empty") : ctx.t("settings.default", { value: shownSetting(def, def.default) })}</p>}
       </div>
     </div>
   );
@@ -97,7 +97,7 @@ async function renderSettings(ctx: AdminContext, o: { form?: URLSearchParams; er
             <div class="card settings-group" id={`group-${g.id}`}>
               <h2 safe>{t(g.label)}</h2>
               {g.defs.map((def) => (
-                <SettingRow ctx={ctx} def={def} value={def.secret ? "" : (o.form?.get(def.key) ?? stored.str(def.key))} stored={stored} error={e[def.key]} />
+                <SettingRow ctx={ctx} def={def} value={def.secret ? "" : (o.form?.get(def.key) ?? typedSetting(def, stored.str(def.key)))} stored={stored} error={e[def.key]} />
               ))}
             </div>
           ))}
