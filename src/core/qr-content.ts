@@ -35,7 +35,7 @@ export function usualQrContent(payType: string): string | null {
 function asUrl(text: string): URL | null {
   // A URL has a scheme, something after it and no spaces or control characters (which a QR
   // scanner would keep and an app would refuse).
-  if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(text) || /[\u0000-\u001f\u007f]/.test(text)) return null;
+  if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(text) || /^[a-z][a-z0-9+.-]*:\/*$/i.test(text) || /[\u0000-\u001f\u007f]/.test(text)) return null;
   try {
     const u = new URL(text);
     if (NEVER.has(u.protocol)) return null;

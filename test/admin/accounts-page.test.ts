@@ -54,6 +54,10 @@ describe("add", () => {
       [{ pid: "x" }, "pid", "请选择归属商户。"],
       [{ code: "taken" }, "code", "通道代码 taken 已被账户 1（共享，支付宝）使用"],
       [{ sort: "1.5" }, "sort", "请填写整数。"],
+      [{ max: "5.001" }, "max", "金额格式不对"],
+      [{ qrcode: "not a url" }, "qrcode", "这不是网址（URL），付款人的 App 无法打开。支付宝收款码的内容形如 https://qr.alipay.com/...。"],
+      [{ qrcode: "not a url", qrcode_force: "1" }, "qrcode", "这不是网址（URL）"],
+      [{ qrcode: "wxp://f2f0abc" }, "qrcode", "支付宝收款码通常形如 https://qr.alipay.com/...，这个不是。"],
     ];
     for (const [change, field, message] of cases) {
       const res = await h.post("/admin/accounts", { ...GOOD, ...change });
@@ -175,7 +179,7 @@ test("the QR preview is the cashier's PNG of the content, behind the session", a
 
 test("an account name holding markup is shown as text on the list and the form", async () => {
   const evil = `<script>alert(1)</script>"><img src=x onerror=alert(2)>`;
-  expect((await h.post("/admin/accounts", { ...GOOD, code: "evil", name: evil, qrcode: `https://x.example/"><script>alert(3)</script>` })).status).toBe(303);
+  expect((await h.post("/admin/accounts", { ...GOOD, code: "evil", name: evil, qrcode: `https://x.example/"><script>alert(3)</script>`, qrcode_force: "1" })).status).toBe(303);
   const a = (await h.gw.store.listChannels()).find((x) => x.code === "evil")!;
   for (const html of [await (await h.get("/admin/accounts")).text(), await (await h.get(`/admin/accounts/${a.id}`)).text()]) {
     expect(html).not.toContain("<script>alert(");
@@ -196,6 +200,26 @@ test("every account row, and the account's form, link to its held amounts (/admi
     expect((await h.get(`/admin/accounts/${id}/slots`)).status).toBe(200);
   }
   expect(await (await h.get("/admin/accounts/new")).text()).not.toContain("/slots");
+});
+
+describe("QR content per pay type (issue 31)", () => {
+  test("an unusual URL is refused with the box to tick; ticked, it is saved; the box speaks English too", async () => {
+    const form = { ...GOOD, pay_type: "wxpay", code: "wx_zan", qrcode: "https://payapp.weixin.qq.com/qr/zan" };
+    const first = await h.post("/admin/accounts", form);
+    expect(first.status).toBe(422);
+    const html = await first.text();
+    expect(html).toContain("微信支付收款码通常形如 wxp://...");
+    expect(html).toMatch(/<input type="checkbox" name="qrcode_force" value="1"\s*\/?>\s*<span>不是常见格式，仍然保存<\/span>/);
+    const en = await h.post("/admin/accounts", form, { cookie: `${h.login.cookie}; xpay_lang=en` });
+    expect(await en.text()).toContain("Not a usual format; save it anyway");
+    // A usual form shows no box.
+    expect(await (await h.get("/admin/accounts/new")).text()).not.toContain('name="qrcode_force"');
+    const saved = await h.post("/admin/accounts", { ...form, qrcode_force: "1" });
+    expect(saved.status).toBe(303);
+    const a = (await h.gw.store.listChannels()).find((x) => x.code === "wx_zan")!;
+    expect(a.qrcode).toBe("https://payapp.weixin.qq.com/qr/zan");
+    expect(a.maxAmount).toBe(50000); // "500" in the form is 500 yuan
+  });
 });
 
 test("the next day (China time) starts from zero", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SETTING_TEXT_ZH } from "../../src/admin/i18n/settings.zh.ts";
 import { SETTING_LABEL_EN } from "../../src/admin/i18n/settings.en.ts";
-import { SETTINGS, Settings } from "../../src/core/settings.ts";
+import { SETTINGS, Settings, typedSetting } from "../../src/core/settings.ts";
 import { type AdminHarness, adminHarness, auditRows } from "./support.ts";
 
 let h: AdminHarness;
@@ -22,7 +22,7 @@ const THIRD = "third-party-secret-value";
 /** The form as the browser sends it: every plain setting with its current value. */
 async function currentForm(): Promise<Record<string, string>> {
   const s = new Settings(await h.gw.store.getSettings());
-  return Object.fromEntries(SETTINGS.filter((d) => !d.secret).map((d) => [d.key, s.str(d.key)]));
+  return Object.fromEntries(SETTINGS.filter((d) => !d.secret).map((d) => [d.key, typedSetting(d, s.str(d.key))]));
 }
 
 test("every setting has a Chinese label and help text, and an English label", () => {
@@ -53,6 +53,29 @@ describe("the page", () => {
     expect(html).not.toContain(TOKEN);
     expect(html).toMatch(/data-secret-state="set">已设置<\/span><input id="s-metrics_token" name="metrics_token" type="password"/);
     expect(html).toMatch(/data-secret-state="unset">未设置<\/span><input id="s-third_account_secret"/);
+  });
+});
+
+describe("an amount setting (max_offset) in yuan, stored in cents (issue 31)", () => {
+  test("shown and typed in yuan; 0.50 stores 50 cents; more than two decimals, text or above ¥10.00 refused", async () => {
+    const html = await (await h.get("/admin/settings")).text();
+    expect(html).toContain('name="max_offset" type="text" value="0.10"');
+    expect(html).toContain("默认：¥0.10");
+    expect(html).toContain("金额最大偏移（元）");
+    for (const [typed, message] of [["5.001", "须为以元为单位的金额，最多两位小数，例如 0.10。"], ["abc", "须为以元为单位的金额，最多两位小数，例如 0.10。"], ["20", "最多为 ¥10.00。"]]) {
+      const before = await stored();
+      const res = await h.post("/admin/settings", { ...(await currentForm()), max_offset: typed! });
+      expect(res.status).toBe(422);
+      expect(await res.text()).toContain(message!);
+      expect(await stored()).toBe(before);
+    }
+    const res = await h.post("/admin/settings", { ...(await currentForm()), max_offset: "0.50" });
+    expect(res.headers.get("location")).toBe("/admin/settings?saved=1");
+    expect((await h.gw.store.getSettings()).max_offset).toBe("50");
+    expect(await lastAudit()).toMatchObject({ action: "settings.set", before: { max_offset: "¥0.10" }, after: { max_offset: "¥0.50" } });
+    expect(await (await h.get("/admin/settings")).text()).toContain('name="max_offset" type="text" value="0.50"');
+    await h.post("/admin/settings", { ...(await currentForm()), max_offset: "0.1" });
+    expect((await h.gw.store.getSettings()).max_offset).toBe("10");
   });
 });
 

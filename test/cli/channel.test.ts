@@ -148,3 +148,29 @@ describe("channel remove, and accounts that orders used", () => {
     expect(xpay("channel", "disable", "1").out).toBe("account 1 disabled\n");
   });
 });
+
+describe("--qrcode per pay type (issue 31)", () => {
+  const addQr = (payType: string, code: string, qr: string, ...extra: string[]) =>
+    ["channel", "add", "--pid", "1002", "--pay-type", payType, "--code", code, "--name", "Q", "--qrcode", qr, ...extra];
+
+  test("each app's usual collection code is saved as typed", () => {
+    expect(json(...addQr("alipay", "qa", "HTTPS://QR.ALIPAY.COM/FKX0001"))).toMatchObject({ qrcode: "HTTPS://QR.ALIPAY.COM/FKX0001" });
+    expect(json(...addQr("wxpay", "qw", "wxp://f2f0abc"))).toMatchObject({ qrcode: "wxp://f2f0abc" });
+    expect(json(...addQr("qqpay", "qq", "https://i.qianbao.qq.com/wallet/sqrcode.htm?m=1"))).toMatchObject({ pay_type: "qqpay" });
+  });
+
+  test("another URL only with --force; not a URL never", () => {
+    refused(addQr("wxpay", "qw2", "https://example.com/wx"),
+      '--qrcode for pay type wxpay is usually wxp://... (got "https://example.com/wx"); check it is the account\'s collection code, then add --force to save it anyway');
+    expect(json(...addQr("wxpay", "qw2", "https://example.com/wx", "--force"))).toMatchObject({ qrcode: "https://example.com/wx" });
+    refused(addQr("qqpay", "qq2", "not a url", "--force"),
+      '--qrcode must be a URL such as https://i.qianbao.qq.com/...: it is what the payer scans (got "not a url"; --force does not change this)');
+  });
+
+  test("edit checks a new content, and keeps an old one while other fields change", async () => {
+    const old = await gw.store.addChannel({ pid: 1002, payType: "alipay", code: "legacy", name: "L", qrcode: "q", now: gw.clock.now() });
+    expect(json("channel", "edit", String(old.id), "--max", "20")).toMatchObject({ qrcode: "q", max_amount_cents: 2000 });
+    refused(["channel", "edit", String(old.id), "--qrcode", "qq"], '--qrcode must be a URL such as https://qr.alipay.com/...: it is what the payer scans (got "qq"; --force does not change this)');
+    expect(json("channel", "edit", String(old.id), "--qrcode", "https://qr.alipay.com/fkx9")).toMatchObject({ qrcode: "https://qr.alipay.com/fkx9" });
+  });
+});

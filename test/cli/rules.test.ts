@@ -38,7 +38,7 @@ describe("xpay rules", () => {
     const r = json("rules", "test", ...pattern);
     expect(r.saves).toBe(true);
     expect(r.chat_samples).toEqual([]);
-    expect(r.matches.map((m: { text: string; amount: number }) => [m.text, m.amount])).toEqual([["收款到账5元，来自李四", 500], ["收款到账13.22元，来自张三", 1322]]);
+    expect(r.matches.map((m: { text: string; amount_cents: number }) => [m.text, m.amount_cents])).toEqual([["收款到账5元，来自李四", 500], ["收款到账13.22元，来自张三", 1322]]);
     const table = xpay("rules", "test", ...pattern);
     expect(table.code).toBe(0);
     expect(table.out).toContain("checks: passed");
