@@ -26,7 +26,7 @@ beforeAll(async () => {
   cli(["merchant", "add", "--name", "示例商城", "--pid", "1001", "--secret", SECRET]);
   cli(["merchant", "add", "--name", "会员订阅", "--pid", "1002"]);
   cli(["merchant", "set", "1002", "--notify-method", "GET"]);
-  cli(["channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "ali_main", "--name", "支付宝 主账户", "--qrcode", "https://qr.alipay.com/fkx18934wbtnnqmhp5ch9b7", "--max", "500000", "--day", "20000"]);
+  cli(["channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "ali_main", "--name", "支付宝 主账户", "--qrcode", "https://qr.alipay.com/fkx18934wbtnnqmhp5ch9b7", "--max", "5000", "--day", "200"]);
   cli(["channel", "add", "--pid", "0", "--pay-type", "wxpay", "--code", "wx_shared", "--name", "微信 共享收款码", "--qrcode", "wxp://f2f0sharedcode0001", "--min", "1"]);
   cli(["channel", "add", "--pid", "1002", "--pay-type", "qqpay", "--code", "qq_1002", "--name", "QQ钱包 备用", "--qrcode", "https://i.qianbao.qq.com/wallet/sqrcode.htm?m=1", "--day", "1000"]);
   cli(["channel", "disable", "3"]);

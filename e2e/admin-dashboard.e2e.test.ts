@@ -42,7 +42,7 @@ beforeAll(async () => {
   }
   // Alipay account #1 has taken 88 % of a daily limit set just above today's takings.
   const today = JSON.parse(cli(["stats", "--days", "1", "--by", "account", "--json"])).rows.find((r: { key: string }) => r.key === "1");
-  cli(["channel", "edit", "1", "--day", String(Math.ceil(today.paid_cents / 0.88))]);
+  cli(["channel", "edit", "1", "--day", (Math.ceil(today.paid_cents / 0.88) / 100).toFixed(2)]); // yuan
   const beat = await fetch(`${base}/api/report/1001/heart?${new URLSearchParams(signed({ client_name: "Xiaomi 13 收款机", channel_id: 1, timestamp: Math.floor(Date.now() / 1000) }, SECRET))}`);
   expect(beat.status).toBe(200);
   browser = await xc.launch();
