@@ -115,7 +115,7 @@ for (const shell of SHELLS) {
       expect(out, where).toMatch(/status\s+delivered/);
       // The console's operator, and today's income as the dashboard shows it: one paid order of 10.00.
       expect(out, where).toMatch(/operator added\s+admin\s+log in at http:\/\/127\.0\.0\.1:\d+\/admin/);
-      expect(out, where).toMatch(/^total\s+1\s+10\.00\s+1\s+100(\.0)?\s*%/m);
+      expect(out, where).toMatch(/^total\s+1\s+¥10\.00\s+1\s+100(\.0)?\s*%/m);
       expect(out, where).not.toMatch(/error:|command not found|too many arguments/);
       // Stopped what it started: both ports are free again, so the next run can listen on them.
       expect(await freed(Number(ports.XPAY_PORT)), where).toBe(true);
