@@ -11,25 +11,29 @@ import { examples } from "./help.ts";
 import { showTime, shownTimeZone } from "./time.ts";
 import { printOrderQr } from "./order-qr.ts";
 
-/** An order as a person reads it: amounts with their unit (¥9.98). */
-export function orderShown(o: Order, now: number) {
-  const { amount_cents: _a, amount_yuan: _b, trade_amount_cents: _c, trade_amount_yuan: _d, ...rest } = orderView(o, now);
-  const amounts = { amount: showYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : showYuan(o.tradeAmount) };
-  const [head, tail] = [Object.entries(rest).slice(0, 6), Object.entries(rest).slice(6)];
-  return { ...Object.fromEntries(head), ...amounts, ...Object.fromEntries(tail) } as Record<string, unknown>;
-}
-
-/** --json: amounts in integer cents (and as yuan text), named so. */
-export function orderView(o: Order, now: number) {
+/** An order's fields around its amounts, which each view gives in its own unit. */
+function orderFields<A extends Record<string, unknown>>(o: Order, now: number, amounts: A) {
   const status = effectiveStatus(o, now);
   return {
     trade_no: o.tradeNo, out_trade_no: o.outTradeNo, pid: o.pid, family: o.family, pay_type: o.payType, name: o.name,
-    amount_cents: o.amount, amount_yuan: formatYuan(o.amount),
-    trade_amount_cents: o.tradeAmount, trade_amount_yuan: o.tradeAmount === null ? null : formatYuan(o.tradeAmount), account_id: o.accountId,
+    ...amounts, account_id: o.accountId,
     status, status_text: STATUS_NAMES[status], fail_reason: o.failReason, notify_url: o.notifyUrl, return_url: o.returnUrl,
     param: o.param, clientip: o.clientip, device: o.device, api_trade_no: o.apiTradeNo, buyer: o.buyer,
     created_at: showTime(o.createdAt), expire_time: showTime(o.expireTime), paid_at: showTime(o.paidAt),
   };
+}
+
+/** --json: amounts in integer cents (and as yuan text), named so. */
+export function orderView(o: Order, now: number) {
+  return orderFields(o, now, {
+    amount_cents: o.amount, amount_yuan: formatYuan(o.amount),
+    trade_amount_cents: o.tradeAmount, trade_amount_yuan: o.tradeAmount === null ? null : formatYuan(o.tradeAmount),
+  });
+}
+
+/** An order as a person reads it: amounts with their unit (¥9.98). */
+export function orderShown(o: Order, now: number) {
+  return orderFields(o, now, { amount: showYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : showYuan(o.tradeAmount) });
 }
 
 const STATUS_HELP = Object.keys(STATUS_WORDS).join(", ");

@@ -6,12 +6,12 @@ import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { parseReportFilter, REPORT_KINDS, REPORT_OUTCOMES } from "../core/browse/report-query.ts";
 import { startOfDay } from "../core/ids.ts";
+import { showYuan } from "../core/money.ts";
 import { assignReportAs } from "../core/order-actions.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
 import { showTime } from "./time.ts";
-import { showYuan } from "../core/money.ts";
 
 /** --json: the amount in integer cents (null when the report named none), named so. */
 export function reportView(r: StoredReport) {
