@@ -149,7 +149,7 @@ withPostgres(() => {
       const A = String.raw`(?<amount>\d+(?:\.\d{1,2})?)`;
       const pattern = ["--package", "com.tencent.mm", "--title", "微信支付", "--text", `^收款到账${A}元，来自.{1,20}$`, "--pay-type", "wxpay"];
       expect(json(["rules", "unparsed"]).map((m: { text: string }) => m.text)).toEqual(["收款到账5元，来自李四", "收款到账13.22元，来自张三"]);
-      expect(json(["rules", "test", ...pattern]).matches.map((m: { amount: number }) => m.amount)).toEqual([500, 1322]);
+      expect(json(["rules", "test", ...pattern]).matches.map((m: { amount_cents: number }) => m.amount_cents)).toEqual([500, 1322]);
       expect(json(["rules", "add", ...pattern])).toMatchObject({ name: "wxpay-1", package: "com.tencent.mm" });
       expect(xpay(["--db", other, "rules", "add", ...pattern, "--name", "wxpay-1"]).err).toContain("a rule named wxpay-1 exists already");
       expect(json(["rules", "list"]).map((x: { name: string }) => x.name)).toEqual(["wxpay-1"]);
@@ -157,7 +157,7 @@ withPostgres(() => {
       expect(json(["rules", "list"])).toEqual([]);
       const slots = json(["channel", "slots", String(acc.id), "--amount", "10.00"]);
       expect(slots.slots.map((x: { trade_no: string; status: number }) => [x.trade_no, x.status])).toEqual([[r.kind === "created" ? r.order.tradeNo : "", 1]]);
-      expect(slots.probe).toMatchObject({ amount: 1000, next: 999 });
+      expect(slots.probe).toMatchObject({ amount_cents: 1000, next_cents: 999 });
     });
 
     test("stats and alert add|list|test|history|remove run on PostgreSQL; alert test posts to a loopback receiver", async () => {

@@ -104,7 +104,7 @@ withPostgres(() => {
 
     await cli("merchant", "add", "--name", "Shop", "--pid", "1001", "--secret", SECRET);
     await cli("channel", "add", "--pid", "1001", "--pay-type", "alipay", "--code", "alipay_qr", "--name", "Alipay A", "--qrcode", "https://qr.alipay.com/fkx0001");
-    await cli("settings", "set", "max_offset", "1000");
+    await cli("settings", "set", "max_offset", "10.00");
     // One test client sends everything: the per-address limits would refuse it (the refused creates
     // of the disabled merchant below count as failed authentications).
     await cli("settings", "set", "auth_fail_limit", "0");
