@@ -20,6 +20,9 @@ const view = (a: ChannelAccount) => ({
 /** A bound as the table shows it: ¥ and yuan, or "none" for 0. */
 const bound = (cents: number) => (cents > 0 ? showYuan(cents) : "none");
 
+/** The limits as saved, after add and edit: a cents habit (--max 50000) shows as ¥50000.00 at once. */
+const limits = (a: ChannelAccount) => `min ${bound(a.minAmount)}, max ${bound(a.maxAmount)}, day ${bound(a.dayAmount)}`;
+
 type Opts = Record<string, string | undefined> & { json?: boolean; force?: boolean };
 
 /** A bound typed in yuan (500 or 500.00); 0 = no limit. */
@@ -77,7 +80,7 @@ export function register(program: Command, cli: Cli): void {
       const gw = cli.open();
       const a = saved(await saveAccount(gw, CLI_ACTOR, null, fieldsFrom(o), { forceQr: o.force === true }));
       if (o.json) return printJson(view(a));
-      console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${a.pid === 0 ? pc.dim(" (shared)") : ""}`);
+      console.log(`${pc.green("account added")}  id ${pc.bold(String(a.id))}  ${a.payType} ${a.name}${a.pid === 0 ? pc.dim(" (shared)") : ""}  ${limits(a)}`);
     });
 
   channel
@@ -105,7 +108,7 @@ export function register(program: Command, cli: Cli): void {
       }
       const a = saved(await saveAccount(cli.open(), CLI_ACTOR, id, patch, { forceQr: o.force === true }), id);
       if (o.json) return printJson(view(a));
-      console.log(`account ${a.id} updated`);
+      console.log(`account ${a.id} updated  ${limits(a)}`);
     });
 
   channel

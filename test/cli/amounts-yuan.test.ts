@@ -129,3 +129,10 @@ describe("printed with ¥, --json in *_cents", () => {
     expect(bare).toEqual([]);
   });
 });
+
+test("add and edit print the limits as saved, so a cents habit shows at once", () => {
+  const added = xpay("channel", "add", "--pid", "1001", "--pay-type", "qqpay", "--code", "q_habit", "--name", "Q", "--qrcode", "https://i.qianbao.qq.com/q", "--max", "50000");
+  expect(added.out).toMatch(/^account added +id \d+ +qqpay Q +min none, max ¥50000\.00, day none\n$/);
+  const id = added.out.match(/id (\d+)/)![1]!;
+  expect(xpay("channel", "edit", id, "--max", "500", "--day", "0.5").out).toBe(`account ${id} updated  min none, max ¥500.00, day ¥0.50\n`);
+});
