@@ -51,6 +51,8 @@ export function register(program: Command, cli: Cli): void {
       const problem = r.kind === "refused" ? r.problems[key] : undefined;
       if (problem?.kind === "unknown") throw new CliError(`unknown setting ${key}; see xpay settings --help`);
       if (problem?.kind === "invalid") throw new CliError(`${key}${settingDef(key)?.money ? ":" : ""} ${problem.message}`);
-      console.log(`${key} set`);
+      // An amount says what it became: `max_offset 10` from the cents habit reads ¥10.00 here.
+      const def = settingDef(key);
+      console.log(def?.money ? `${key} set to ${shownSetting(def, new Settings(await cli.open().store.getSettings()).str(key))}` : `${key} set`);
     });
 }

@@ -67,6 +67,12 @@ describe("every typed amount is yuan", () => {
     });
   }
 
+  test("settings set says what an amount became: the cents habit 10 reads ¥10.00", () => {
+    expect(xpay("settings", "set", "max_offset", "10").out).toBe("max_offset set to ¥10.00\n");
+    expect(xpay("settings", "set", "max_offset", "0.1").out).toBe("max_offset set to ¥0.10\n");
+    expect(xpay("settings", "set", "order_ttl", "900").out).toBe("order_ttl set\n");
+  });
+
   test("channel slots --amount is yuan too", () => {
     expect(json("channel", "slots", "1", "--amount", "12").probe).toMatchObject({ amount_cents: 1200 });
     refused(["channel", "slots", "1", "--amount", "12.345"], '--amount: "12.345" is not an amount in yuan; write it like 10 or 10.00');
