@@ -4,6 +4,7 @@
 import pc from "picocolors";
 import { md5Sign } from "../protocols/signing.ts";
 import type { DevInfo } from "../server/dev/info.ts";
+import { shellWord } from "./self.ts";
 
 /** A native create for the test merchant as one line of shell, its sign computed here. */
 export function exampleCreateCurl(info: DevInfo, o: { outTradeNo: string; notifyUrl: string }): string {
@@ -16,7 +17,8 @@ export function exampleCreateCurl(info: DevInfo, o: { outTradeNo: string; notify
 
 const seconds = (s: number) => (s < 60 ? `${s} s` : `${s / 60} min`);
 
-export function quickStart(info: DevInfo, curl: string): string {
+/** `self`: how this xpay is started from the folder it prints in (self.ts: npx xpay in a checkout, the binary's path...). */
+export function quickStart(info: DevInfo, curl: string, self = "xpay"): string {
   const b = info.base_url;
   // CJK characters take two columns in a terminal.
   const width = (s: string) => [...s].reduce((n, ch) => n + (/[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);
@@ -53,7 +55,7 @@ export function quickStart(info: DevInfo, curl: string): string {
     `  ${pc.dim(`/dev/orders/TRADE_NO/expire times it out now; /fail reports a payment 0.01 too high (stored unmatched, no notification)`)}`,
     "",
     pc.dim(`notifications go out at once; a refused one is retried after ${info.retry_delays_s.map(seconds).join(", ")}`),
-    pc.dim(`attempts: xpay --db ${info.database} notify show TRADE_NO    setup as JSON: GET ${b}/dev    stop: Ctrl-C`),
+    pc.dim(`attempts: ${self} --db ${shellWord(info.database)} notify show TRADE_NO    setup as JSON: GET ${b}/dev    stop: Ctrl-C`),
   ];
   return lines.join("\n");
 }

@@ -25,6 +25,7 @@ import { openFor } from "./database.ts";
 import { describeDb, openStore } from "./open-store.ts";
 import { exampleCreateCurl, quickStart } from "./dev-quickstart.ts";
 import { examples } from "./help.ts";
+import { selfCommand } from "./self.ts";
 import { checkHostSyntax, checkPort, probeListen } from "./serve-input.ts";
 
 interface DevFlags {
@@ -142,7 +143,7 @@ async function runDev(program: Command, o: DevFlags): Promise<void> {
     };
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
     // Printed last: whoever reads it (a person, a CI script) may stop the process at once.
-    console.log(o.json ? JSON.stringify({ event: "dev.ready", time: formatIsoLocal(Date.now(), log.timeZone), ...info, example_curl: curl }) : quickStart(info, curl));
+    console.log(o.json ? JSON.stringify({ event: "dev.ready", time: formatIsoLocal(Date.now(), log.timeZone), ...info, example_curl: curl }) : quickStart(info, curl, selfCommand()));
   } catch (e) {
     cleanup();
     if (e instanceof CliError) throw e;

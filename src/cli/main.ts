@@ -25,6 +25,7 @@ import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
 import * as simulatePay from "./simulate-pay.ts";
 import * as stats from "./stats.ts";
+import * as systemd from "./systemd.ts";
 import * as vmq from "./vmq.ts";
 
 export function buildProgram(): { program: Command; close(): void } {
@@ -43,6 +44,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [alert]) group.register(program, cli);
   for (const group of [channelSlots]) group.register(program, cli);
   for (const group of [dbCopy]) group.register(program, cli);
+  systemd.register(program);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };
 }

@@ -8,6 +8,7 @@ import type { Gateway } from "../core/gateway.ts";
 import type { AdminPlacement } from "../server/admin-listener.ts";
 import type { ServeLogger } from "../server/logger.ts";
 import { CliError } from "./errors.ts";
+import { selfCommand } from "./self.ts";
 import { checkHostSyntax, checkPort, probeListen } from "./serve-input.ts";
 
 export interface AdminFlags {
@@ -49,9 +50,10 @@ export async function announceConsole(gw: Gateway, log: ServeLogger, placement: 
   const token = await issueSetupToken(gw);
   if (!token) return;
   const url = `${consoleBase}/admin/setup?token=${token}`;
+  const add = `${selfCommand()} admin add --user NAME`;
   log.notice(
     "admin.setup_link",
-    { url, valid_hours: 24, message: "no console operator yet: open this link once to create the first one, or run xpay admin add --user NAME" },
-    `${pc.yellow("no console operator yet:")} open ${pc.bold(url)} within 24 hours to create the first one (one use; or run ${pc.bold("xpay admin add --user NAME")})`,
+    { url, valid_hours: 24, message: `no console operator yet: open this link once to create the first one, or run ${add}` },
+    `${pc.yellow("no console operator yet:")} open ${pc.bold(url)} within 24 hours to create the first one (one use; or run ${pc.bold(add)})`,
   );
 }
