@@ -64,6 +64,19 @@ function worded(e: unknown, from: string, to: string): CliError {
   return new CliError(`db copy from ${describe(from)} to ${describe(to)} failed: ${why}`);
 }
 
+/** The whole copy, its failures as one CLI line (`xpay restore` into PostgreSQL runs it too). */
+export async function copyOrExplain(from: string, to: string, dropTestData = false): Promise<Awaited<ReturnType<typeof copyDatabase>>> {
+  let source: CopySource | null = null;
+  try {
+    source = openSource(from);
+    return await copyDatabase(source, () => openTarget(to), { testData: { find: findTestData, drop: dropTestData } });
+  } catch (e) {
+    throw worded(e, from, to);
+  } finally {
+    await source?.close();
+  }
+}
+
 export function register(program: Command, _cli: Cli): void {
   const db = program
     .command("db")
@@ -87,16 +100,7 @@ export function register(program: Command, _cli: Cli): void {
       if (sameDatabase(o.from, o.to)) throw new CliError(`--from and --to name the same database (${describe(o.from)}); give another destination`);
       if (!isPostgresUrl(o.from) && !existsSync(o.from)) throw new CliError(`no database at ${o.from} (--from): give the SQLite file or the postgres:// URL to copy from`);
       const started = performance.now();
-      let source: CopySource | null = null;
-      let result: Awaited<ReturnType<typeof copyDatabase>>;
-      try {
-        source = openSource(o.from);
-        result = await copyDatabase(source, () => openTarget(o.to), { testData: { find: findTestData, drop: o.dropTestData === true } });
-      } catch (e) {
-        throw worded(e, o.from, o.to);
-      } finally {
-        await source?.close();
-      }
+      const result = await copyOrExplain(o.from, o.to, o.dropTestData === true);
       const seconds = Math.round(performance.now() - started) / 1000;
       const rows = result.tables.reduce((a, t) => a + t.rows, 0);
       const from = describe(o.from);

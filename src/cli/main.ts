@@ -20,6 +20,7 @@ import * as notify from "./notify.ts";
 import * as ops from "./ops.ts";
 import * as order from "./order.ts";
 import * as report from "./report.ts";
+import * as restore from "./restore.ts";
 import * as rules from "./rules.ts";
 import * as serve from "./serve.ts";
 import * as settings from "./settings.ts";
@@ -43,7 +44,7 @@ export function buildProgram(): { program: Command; close(): void } {
   for (const group of [admin, audit]) group.register(program, cli);
   for (const group of [alert]) group.register(program, cli);
   for (const group of [channelSlots]) group.register(program, cli);
-  for (const group of [dbCopy]) group.register(program, cli);
+  for (const group of [dbCopy, restore]) group.register(program, cli);
   systemd.register(program);
   requireAllAtOnce(program);
   return { program, close: () => cli.close() };

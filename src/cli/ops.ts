@@ -6,21 +6,45 @@ import { examples } from "./help.ts";
 import { migrateOrRefuse, openFor, tooNewMessage } from "./database.ts";
 import { migratePostgres } from "./migrate-postgres.ts";
 import { isPostgresUrl } from "../store/postgres/url.ts";
+import { backupIntoFolder } from "../core/backup-files.ts";
+import { parseKeep } from "./backup-schedule-input.ts";
 
 export function register(program: Command, cli: Cli): void {
   program
-    .command("backup <path>")
-    .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600")
-    .addHelpText("after", examples("xpay backup /var/backups/xpay-2026-11-23.db", "XPAY_DB=/var/lib/xpay/xpay.db xpay backup ./before-upgrade.db"))
-    .action(async (path: string) => {
+    .command("backup [path]")
+    .description("consistent online copy of the database (safe while serve runs); a new file, mode 0600; --dir: a dated file in a folder, the oldest beyond --keep removed")
+    .addHelpText(
+      "after",
+      examples(
+        "xpay backup --dir /var/backups/xpay --keep 14   # xpay-2026-11-23T031500Z.db, the 14 newest kept",
+        "XPAY_DB=/var/lib/xpay/xpay.db xpay backup ./before-upgrade.db",
+      ),
+    )
+    .option("--dir <folder>", "write xpay-<UTC time>.db into this folder (created 0700 if missing)")
+    .option("--keep <n>", "with --dir: keep the n newest of xpay's backups there, remove the older ones (default: keep all)")
+    .option("--json", "print JSON")
+    .action(async (path: string | undefined, o: { dir?: string; keep?: string; json?: boolean }) => {
+      if ((path === undefined) === (o.dir === undefined)) throw new CliError("give a new backup file (xpay backup /var/backups/xpay/before-upgrade.db) or a folder for dated, rotated backups (xpay backup --dir /var/backups/xpay --keep 14), not both");
+      if (o.keep !== undefined && o.dir === undefined) throw new CliError("--keep works with --dir (the folder whose backups it rotates)");
+      const keep = o.keep === undefined ? Number.MAX_SAFE_INTEGER : parseKeep(o.keep, "--keep");
       // The file as it is: a backup taken before an upgrade must keep the old schema (no migration).
       const store = cli.open({ upgrade: false }).store; // a missing database is its own line, not "backup failed"
+      let written: { file: string; removed: string[] };
       try {
-        await store.backupTo(path);
+        if (o.dir !== undefined) written = await backupIntoFolder(store, o.dir, keep);
+        else {
+          await store.backupTo(path!);
+          written = { file: path!, removed: [] };
+        }
       } catch (e) {
-        throw new CliError(`backup failed: ${e instanceof Error ? e.message : String(e)}`);
+        const why = e instanceof Error ? e.message : String(e);
+        // A dated name by hand (xpay-$(date +%F).db) collides on a second run the same day.
+        const hint = /exists already/.test(why) ? " (or let xpay name and rotate them: xpay backup --dir FOLDER --keep N)" : "";
+        throw new CliError(`backup failed: ${why}${hint}`);
       }
-      console.log(`${pc.green("backup written")} ${path} ${pc.dim("(mode 0600: it holds every merchant secret and the platform private key)")}`);
+      if (o.json) return printJson({ file: written.file, removed: written.removed, mode: "0600" });
+      console.log(`${pc.green("backup written")} ${written.file} ${pc.dim("(mode 0600: it holds every merchant secret and the platform private key)")}`);
+      for (const r of written.removed) console.log(`${pc.dim("removed")} ${r} ${pc.dim(`(older than the ${keep} kept)`)}`);
     });
 
   program

@@ -3,6 +3,7 @@
 // watchdog can act on it.
 import { Elysia } from "elysia";
 import pkg from "../../package.json";
+import { backupHealth, backupStatus } from "../core/backup-status.ts";
 import type { Gateway } from "../core/gateway.ts";
 import { json } from "../protocols/http.ts";
 import { failingTasks } from "./background-health.ts";
@@ -26,7 +27,9 @@ export function healthPlugin(gw: Gateway) {
       ...(failing.degraded ? Object.entries(failing.tasks).map(([task, v]) => `${task}: ${v}`) : []),
     ];
     const healthy = reasons.length === 0;
-    const body = { status: healthy ? "ok" : "degraded", version: pkg.version, db, workers: loops };
+    const backups = backupStatus(gw);
+    // serve's backup schedule, when it runs one: reported, never a reason for 503 (backup-loop.ts).
+    const body = { status: healthy ? "ok" : "degraded", version: pkg.version, db, workers: loops, ...(backups ? { backup: backupHealth(backups) } : {}) };
     // Present only when something is wrong, so a healthy answer keeps its usual shape.
     const extra = { ...(Object.keys(failing.tasks).length ? { failing: failing.tasks } : {}), ...(healthy ? {} : { reason: reasons.join("; ") }) };
     return json({ ...body, ...extra }, healthy ? 200 : 503);

@@ -30,14 +30,21 @@ function alive(i: Instance, now: number): boolean {
   }
 }
 
-async function others(gw: Gateway, now: number): Promise<Instance[]> {
+/** The servers of a stored list that run now (`xpay restore` reads it too: never under a running serve). */
+export function liveInstances(stored: string | undefined, now = Date.now()): Instance[] {
   let list: unknown;
   try {
-    list = JSON.parse((await gw.store.getSettings())[KEY] ?? "[]");
+    list = JSON.parse(stored ?? "[]");
   } catch {
     list = [];
   }
   return (Array.isArray(list) ? (list as Instance[]) : []).filter((i) => typeof i?.pid === "number" && typeof i.host === "string" && alive(i, now));
+}
+
+export const INSTANCES_KEY = KEY;
+
+async function others(gw: Gateway, now: number): Promise<Instance[]> {
+  return liveInstances((await gw.store.getSettings())[KEY], now);
 }
 
 export interface Registration {

@@ -10,6 +10,8 @@ import { buildApp } from "./app.ts";
 import { startAlerts } from "./alert-loop.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
 import { startRetention } from "./retention-loop.ts";
+import { type BackupScheduleOptions, startBackups } from "./backup-loop.ts";
+import { readTls, type TlsFiles } from "./tls-files.ts";
 import { checkDatabaseAtStart } from "./start-check.ts";
 import { type AdminPlacement, startAdminListener } from "./admin-listener.ts";
 import { startWorker, type WorkerOptions } from "./worker.ts";
@@ -20,6 +22,8 @@ export interface RunningServer {
   /** The console's own listener, when it has one (ServeOptions.admin). */
   adminUrl?: string;
   stop(): Promise<void>;
+  /** With TLS: load the certificate files again and serve them to new connections. */
+  reloadTls?(): Promise<void>;
 }
 
 export interface ServeOptions {
@@ -29,6 +33,10 @@ export interface ServeOptions {
   checkWaitMs?: number;
   /** The operator console: under /admin here (default), off, or on a listener of its own. */
   admin?: AdminPlacement;
+  /** HTTPS on the main listener from these PEM files (re-read by reloadTls). */
+  tls?: TlsFiles;
+  /** serve's backup schedule (backup-loop.ts). */
+  backups?: BackupScheduleOptions;
   /** What `xpay dev` adds to the same server; `xpay serve` passes none. */
   extras?: ServeExtras;
 }
@@ -52,6 +60,7 @@ export const backgroundStarters: ((gw: Gateway, o: ServeOptions) => Background)[
   (gw, o) => startWorker(gw, o.extras?.worker),
   (gw) => startRetention(gw),
   (gw) => startAlerts(gw),
+  (gw, o) => (o.backups ? startBackups(gw, o.backups) : { stop: async () => {} }),
 ];
 
 /** The store's own loops (SQLite: the checkpoint thread); they beat into /healthz like the worker. */
@@ -78,24 +87,29 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   const countMetrics = (await gw.settings()).str("metrics_enabled") === "1";
   const app = buildApp(gw, o.extras?.plugins, { admin: (o.admin ?? "main") === "main" });
   const decorate = o.extras?.decorate;
-  const server = Bun.serve({
-    port: o.port,
-    hostname: o.host,
-    maxRequestBodySize: 2 * 1024 * 1024,
-    // Elysia's own fetch is wrapped only to write one access-log line per request.
-    async fetch(req, srv) {
-      const started = performance.now();
-      socketIp(req, srv); // cached for the handlers' peerIp (auth throttle, clientip) and the log line
-      const answer = await app.fetch(req);
-      const res = decorate ? await decorate(req, answer) : answer;
-      const url = req.url;
-      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-      const ms = performance.now() - started;
-      gw.metrics.httpRequest(path, ms / 1000);
-      gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round(ms * 10) / 10, ip: socketIp(req, srv) });
-      return res;
-    },
-  });
+  // Elysia's own fetch is wrapped only to write one access-log line per request.
+  const fetch = async (req: Request, srv: Bun.Server<undefined>) => {
+    const started = performance.now();
+    socketIp(req, srv); // cached for the handlers' peerIp (auth throttle, clientip) and the log line
+    const answer = await app.fetch(req);
+    const res = decorate ? await decorate(req, answer) : answer;
+    const url = req.url;
+    const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    const ms = performance.now() - started;
+    gw.metrics.httpRequest(path, ms / 1000);
+    gw.log.event("http", { method: req.method, path: maskUrlPath(path), status: res.status, ms: Math.round(ms * 10) / 10, ip: socketIp(req, srv) });
+    return res;
+  };
+  const listen = (port: number) =>
+    Bun.serve({
+      port,
+      hostname: o.host,
+      maxRequestBodySize: 2 * 1024 * 1024,
+      fetch,
+      // With TLS the listener is replaced on SIGHUP (tls-files.ts): the new one binds beside the old.
+      ...(o.tls ? { tls: readTls(o.tls), reusePort: true } : {}),
+    });
+  let server = listen(o.port);
   // Handlers read the payer's address through Elysia's `server` (peerIp); Elysia only sets it
   // itself in app.listen(), and this server wraps app.fetch for the access log.
   (app as unknown as { server: typeof server }).server = server;
@@ -111,12 +125,26 @@ export async function startServer(gw: Gateway, o: ServeOptions): Promise<Running
   // The payment-message table compiled and warmed now, a pattern per turn, not on the first phone report.
   prepareTableSoon();
   return {
-    url: `http://${o.host}:${server.port}`,
+    url: `${o.tls ? "https" : "http"}://${o.host}:${server.port}`,
     port: server.port!,
     adminUrl: admin?.url,
     async stop() {
       await Promise.all([server.stop(), admin?.stop()]); // finish in-flight requests, accept no new ones
       await Promise.all(loops.map((l) => l.stop()));
     },
+    ...(o.tls
+      ? {
+          async reloadTls() {
+            // Bun's server.reload() keeps the certificate it started with (1.4.5): a second listener
+            // on the same port (SO_REUSEPORT) takes the new files, then the old one finishes its
+            // requests and closes. Files that do not load leave the old listener as it was.
+            const next = listen(server.port!);
+            const old = server;
+            server = next;
+            (app as unknown as { server: typeof server }).server = next;
+            await old.stop();
+          },
+        }
+      : {}),
   };
 }

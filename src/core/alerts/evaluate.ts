@@ -4,6 +4,7 @@
 // take a row either, so that alert goes straight to the channels from memory (throttled here), and
 // its "resolved" goes through the outbox once writes work again.
 import type { Gateway } from "../gateway.ts";
+import { backupFinding, backupStatus } from "../backup-status.ts";
 import { startOfDay } from "../ids.ts";
 import { fromSenders } from "../rules/unparsed.ts";
 import { sendThrough, type SendOptions } from "./channels/send.ts";
@@ -87,6 +88,13 @@ export async function evaluateAlerts(gw: Gateway, o: Omit<SendOptions, "nowMs"> 
   };
   const events = await alerts.readEvents(PASS_LIMIT);
   const state = stateFindings(facts, t, now);
+  // serve's backup schedule (server/backup-loop.ts) is this process's own: evaluated only where it runs.
+  const backups = backupStatus(gw);
+  if (backups) {
+    const finding = backupFinding(backups);
+    if (finding) state.findings.push(finding);
+    state.evaluated.push("backup_failed");
+  }
   const found = eventFindings(events, t);
   const active = await alerts.activeInstances();
   const activeKeys = new Set(active.map((i) => i.key));

@@ -33,6 +33,7 @@ const CLEARED: Record<string, string> = {
   create_failures: "Order creation failures are below the threshold again.",
   db_write: "The database accepts writes again.",
   unparsed_messages: "No more unrecognised payment notifications than the threshold in the last hour.",
+  backup_failed: "A scheduled backup succeeded again.",
   report_bound: "A new day began: the signer's unmatched reports are stored again, up to the bound.",
 };
 

@@ -15,6 +15,7 @@ export const CONDITIONS = [
   "db_write",
   "unparsed_messages",
   "report_bound",
+  "backup_failed",
 ] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
