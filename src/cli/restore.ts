@@ -40,7 +40,9 @@ export function checkBackup(file: string): { db: Database; version: number } {
     return { db, version };
   } catch (e) {
     db.close();
-    throw e;
+    if (e instanceof CliError) throw e;
+    // SQLite gives up on some damage before integrity_check can list it.
+    throw new CliError(`${file} is damaged (integrity check: ${e instanceof Error ? e.message : String(e)}); nothing restored: take an older backup`);
   }
 }
 
