@@ -22,7 +22,7 @@ withPostgres(() => {
     let cluster: PgCluster;
     let url = "";
     const dir = tempDir("xpay-pg-rotate-");
-    let server: Bun.Subprocess | null = null;
+    let server: Bun.Subprocess<"ignore", "pipe", "pipe"> | null = null;
     let port = 0;
     beforeAll(async () => {
       cluster = await startCluster();
@@ -30,7 +30,7 @@ withPostgres(() => {
       expect(xpay(["--db", url, "migrate"]).code).toBe(0);
       expect(xpay(["--db", url, "merchant", "add", "--name", "PG shop"]).code).toBe(0);
       // A real serve on the database, for "online" and for "never under a running serve".
-      server = Bun.spawn([process.execPath, "src/cli/main.ts", "--db", url, "serve", "--port", "0", "--no-admin"], { env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+      server = Bun.spawn([process.execPath, "src/cli/main.ts", "--db", url, "serve", "--port", "0", "--no-admin"], { env: { ...process.env, NO_COLOR: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       const reader = server.stdout.getReader();
       let out = "";
       while (!out.includes("listening")) {
