@@ -106,7 +106,7 @@ export function register(program: Command, cli: Cli): void {
     .addHelpText(
       "after",
       examples(
-        "sudo systemctl stop xpay && xpay restore /var/backups/xpay/xpay-2026-11-23T031500Z.db --force && sudo systemctl start xpay",
+        "xpay restore /var/backups/xpay/xpay-2026-11-23T031500Z.db --force   # after sudo systemctl stop xpay",
         "xpay --db ./look.db restore /var/backups/xpay/xpay-2026-11-23T031500Z.db   # a new file to inspect",
         "xpay --db postgres://xpay@127.0.0.1/xpay_restored restore backup.db   # an empty PostgreSQL database",
       ),

@@ -27,7 +27,7 @@ export function register(program: Command): void {
     .addHelpText(
       "after",
       examples(
-        "xpay systemd --base-url https://pay.your-shop.com | sudo tee /etc/systemd/system/xpay.service",
+        "xpay systemd --base-url https://pay.your-shop.com   # | sudo tee /etc/systemd/system/xpay.service",
         "xpay systemd --base-url https://pay.your-shop.com --backup-dir /var/lib/xpay/backups --backup-every 24h --backup-keep 7",
         "xpay systemd --base-url https://pay.your-shop.com --host 0.0.0.0 --port 443 --tls-cert /etc/xpay/cert.pem --tls-key /etc/xpay/key.pem",
       ),
