@@ -83,7 +83,7 @@ describe("attention", () => {
     for (const amount of [101, 102, 103]) expect((await amountReport(h, amount)).body.data.outcome).toBe("unmatched");
     const a = await attentionList(h.gw, { limit: 2 });
     expect(a.rows.unmatchedReports.map((r) => r.amount)).toEqual([103, 102]);
-    expect(a.more).toEqual({ unmatchedReports: true, failingNotifications: false, latePayments: false, creationFailures: false });
+    expect(a.more).toEqual({ unmatchedReports: true, notPayments: false, failingNotifications: false, latePayments: false, creationFailures: false });
     expect((await attentionList(h.gw, { limit: 3 })).more.unmatchedReports).toBe(false);
     expect(a.since).toBe(h.clock.now() - ATTENTION_DAYS * 86400);
     expect((await attentionList(h.gw, { now: h.clock.now() + ATTENTION_DAYS * 86400 + 1 })).rows.unmatchedReports).toEqual([]);

@@ -117,6 +117,30 @@ export function browseContract(ctx: Ctx): void {
     expect(a.latePayments.map((o) => o.tradeNo)).toEqual([late.tradeNo]);
     expect(a.creationFailures.map((o) => o.tradeNo)).toEqual([failed.tradeNo]);
     const later = await browse().attention({ since: T0 + 10_000, limit: 10, minAttempts: 1 });
-    expect([later.unmatchedReports, later.failingNotifications, later.latePayments, later.creationFailures].flat()).toEqual([]);
+    expect([later.unmatchedReports, later.notPayments, later.failingNotifications, later.latePayments, later.creationFailures].flat()).toEqual([]);
+  });
+
+  test("browse: attention keeps money apart from messages with no amount; late is money reported after expiry, never an operator's payment", async () => {
+    const s = ctx.store;
+    await merchant(s);
+    await account(s, { max: 5000 });
+    await s.insertReport(report({ outcome: "unmatched", kind: "amount", amount: 20000, createdAt: T0 + 1 }));
+    for (let i = 0; i < 3; i++) await s.insertReport(report({ outcome: "unmatched", kind: "message", amount: null, createdAt: T0 + 2 + i }));
+    // Late: the matched report came 60 s after the expiry. Confirmed by hand: an operator's report.
+    // Assigned: the money was reported before the expiry, the operator paid it long after.
+    const late = await create(s, { amount: 1000 }, { now: T0, ttl: 60 });
+    const confirmed = await create(s, { amount: 1100 }, { now: T0, ttl: 60 });
+    const assigned = await create(s, { amount: 1200 }, { now: T0, ttl: 60 });
+    await s.insertReport(report({ outcome: "matched", kind: "amount", tradeNo: late.tradeNo, createdAt: T0 + 120 }));
+    await s.insertReport(report({ outcome: "matched", kind: "operator", tradeNo: confirmed.tradeNo, createdAt: T0 + 130 }));
+    await s.insertReport(report({ outcome: "matched", kind: "message", tradeNo: assigned.tradeNo, createdAt: T0 + 30 }));
+    for (const o of [late, confirmed, assigned]) expect((await s.payOrder(payUnit(o.tradeNo, T0 + 120, 10_000))).kind).toBe("paid");
+    const a = await browse().attention({ since: T0, limit: 2, minAttempts: 2 });
+    expect(a.unmatchedReports.map((r) => r.amount)).toEqual([20000]);
+    expect(a.notPayments.map((r) => [r.kind, r.amount, r.createdAt])).toEqual([["message", null, T0 + 4], ["message", null, T0 + 3]]);
+    expect(a.latePayments.map((o) => [o.tradeNo, o.moneyAt])).toEqual([[late.tradeNo, T0 + 120]]);
+    const money = async (m: boolean) => (await browse().searchReports({ outcome: "unmatched", money: m, limit: 10 })).map((r) => r.amount);
+    expect(await money(true)).toEqual([20000]);
+    expect(await money(false)).toEqual([null, null, null]);
   });
 }

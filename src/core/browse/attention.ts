@@ -1,5 +1,6 @@
-// What needs the operator's eye, as the dashboard lists it: money received with no order,
-// notifications failing or given up, late payments and creation failures of the last days
+// What needs the operator's eye, as the dashboard lists it: money received with no order (and,
+// apart and quieter, forwarded messages that were no payment), notifications failing or given
+// up, late payments (core/browse/late.ts) and creation failures of the last days
 // (store.browse.attention). A notification counts as failing after as many failed attempts as
 // the alert for it waits for (alert_notify_failures), so the list and the alert agree.
 import type { Gateway } from "../gateway.ts";
@@ -35,12 +36,14 @@ export async function attentionList(gw: Gateway, o: { now?: number; limit?: numb
     minAttempts,
     rows: {
       unmatchedReports: cut(all.unmatchedReports),
+      notPayments: cut(all.notPayments),
       failingNotifications: cut(all.failingNotifications),
       latePayments: cut(all.latePayments),
       creationFailures: cut(all.creationFailures),
     },
     more: {
       unmatchedReports: all.unmatchedReports.length > limit,
+      notPayments: all.notPayments.length > limit,
       failingNotifications: all.failingNotifications.length > limit,
       latePayments: all.latePayments.length > limit,
       creationFailures: all.creationFailures.length > limit,

@@ -30,6 +30,8 @@ export interface ReportQuery {
   outcome?: string;
   pid?: number;
   kind?: string;
+  /** true: only reports carrying an amount (money); false: only those without (not a payment). */
+  money?: boolean;
   /** Rows with a smaller id (older), for the next page. */
   beforeId?: number;
   limit: number;
@@ -53,11 +55,18 @@ export interface CandidateQuery {
 
 /** What needs the operator's eye; each list newest first, at most `limit` rows. */
 export interface AttentionRows {
+  /** Money received (an amount) that paid no order. */
   unmatchedReports: StoredReport[];
+  /** Forwarded messages that were no payment (no amount: ant forest, red packets, money going out). */
+  notPayments: StoredReport[];
   /** Given up, or still pending after several failed attempts. */
   failingNotifications: (Notification & { pid: number; lastError: string })[];
-  /** Paid after expire_time: the payer was late, the match window caught it. */
-  latePayments: Order[];
+  /**
+   * Money reported after expire_time that the match window still credited (core/browse/late.ts):
+   * not an operator's 补单 or simulate-pay, nor an assignment of money reported in time.
+   * `moneyAt`: when the money was reported (the paying report, else paid_at).
+   */
+  latePayments: (Order & { moneyAt: number })[];
   /** Status 5: no account could take the order. */
   creationFailures: Order[];
 }

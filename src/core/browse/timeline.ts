@@ -3,6 +3,7 @@
 // attempt with what was sent and what the merchant answered, and what operators did to it. Pure:
 // the caller reads the rows; a page or a CLI command renders the events.
 import { effectiveStatus } from "../order-state.ts";
+import { lateBy } from "./late.ts";
 import type { Notification, NotificationAttempt, StoredReport } from "../store.ts";
 import { type ChannelAccount, type Order, OrderStatus } from "../types.ts";
 
@@ -54,9 +55,9 @@ function startEvents(o: Order, account: ChannelAccount | null): TimelineEvent[] 
 }
 
 /** After the reports of the same instant: the report that paid comes before "paid". */
-function endEvents(o: Order, now: number): TimelineEvent[] {
+function endEvents(o: Order, reports: readonly StoredReport[], now: number): TimelineEvent[] {
   const events: TimelineEvent[] = [];
-  if (o.paidAt !== null) events.push({ atMs: o.paidAt * 1000, kind: "paid", detail: { late: o.paidAt > o.expireTime, buyer: o.buyer, api_trade_no: o.apiTradeNo } });
+  if (o.paidAt !== null) events.push({ atMs: o.paidAt * 1000, kind: "paid", detail: { late: lateBy(o, reports) !== null, buyer: o.buyer, api_trade_no: o.apiTradeNo } });
   if (o.closedAt !== null) events.push({ atMs: o.closedAt * 1000, kind: "closed", detail: {} });
   if (effectiveStatus(o, now) === OrderStatus.TimedOut) events.push({ atMs: o.expireTime * 1000, kind: "timed_out", detail: {} });
   return events;
@@ -79,7 +80,7 @@ export function orderTimeline(i: TimelineInput): TimelineEvent[] {
   for (const r of i.reports) {
     events.push({ atMs: r.createdAt * 1000, kind: "report", detail: { id: r.id, report_kind: r.kind, client: r.client, outcome: r.outcome, reason: r.reason, amount: r.amount } });
   }
-  events.push(...endEvents(i.order, i.now));
+  events.push(...endEvents(i.order, i.reports, i.now));
   if (i.notification) events.push(...notificationEvents(i.notification));
   for (const e of i.operatorEvents ?? []) events.push({ atMs: e.atMs, kind: "operator", detail: { actor: e.actor, action: e.action, reason: e.reason } });
   // Stable: events of the same instant keep the order above (created, allocated, report, paid).

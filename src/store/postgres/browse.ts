@@ -55,6 +55,7 @@ export async function searchReports(sql: SQL, q: ReportQuery): Promise<StoredRep
   if (q.pid !== undefined) where.push(`pid = ${p(q.pid, "bigint")}`);
   if (q.kind !== undefined) where.push(`kind = ${p(q.kind, "text")}`);
   if (q.beforeId !== undefined) where.push(`id < ${p(q.beforeId, "bigint")}`);
+  if (q.money !== undefined) where.push(q.money ? "amount IS NOT NULL" : "amount IS NULL");
   const text = `SELECT * FROM reports ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ${p(q.limit, "bigint")}`;
   return ((await sql.unsafe(text, values)) as Row[]).map(toReport);
 }
@@ -69,10 +70,13 @@ export async function assignCandidates(sql: SQL, q: CandidateQuery): Promise<Ord
 }
 
 export async function attention(sql: SQL, o: { since: number; limit: number; minAttempts: number }): Promise<AttentionRows> {
-  // Only money received counts: an operator's refused confirmation is not a payment without an order.
-  const reports = await sql`
+  // Only what phones reported counts, money apart from messages that were no payment (sqlite/browse.ts).
+  const money = await sql`
     SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= ${o.since} AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
-    ORDER BY created_at DESC LIMIT ${o.limit}`;
+      AND amount IS NOT NULL ORDER BY created_at DESC LIMIT ${o.limit}`;
+  const noise = await sql`
+    SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= ${o.since} AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
+      AND amount IS NULL ORDER BY created_at DESC LIMIT ${o.limit}`;
   const failing = await sql`
     SELECT n.*, o.pid AS order_pid,
       (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
@@ -80,14 +84,20 @@ export async function attention(sql: SQL, o: { since: number; limit: number; min
     FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
     WHERE n.status <> 'delivered' AND n.created_at >= ${o.since * 1000} AND (n.status = 'failed' OR n.attempts >= ${o.minAttempts})
     ORDER BY n.created_at DESC, n.id DESC LIMIT ${o.limit}`;
+  // core/browse/late.ts in SQL, as in sqlite/browse.ts.
   const late = await sql`
-    SELECT * FROM orders WHERE status = 2 AND paid_at > expire_time AND paid_at >= ${o.since} ORDER BY paid_at DESC LIMIT ${o.limit}`;
+    SELECT o.*, COALESCE((SELECT MIN(r.created_at) FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
+    FROM orders o
+    WHERE o.status = 2 AND o.paid_at > o.expire_time AND o.paid_at >= ${o.since}
+      AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched' AND (r.kind = 'operator' OR r.created_at <= o.expire_time))
+    ORDER BY o.paid_at DESC LIMIT ${o.limit}`;
   const failed = await sql`
     SELECT * FROM orders WHERE status = 5 AND created_at >= ${o.since} ORDER BY created_at DESC, trade_no DESC LIMIT ${o.limit}`;
   return {
-    unmatchedReports: reports.map(toReport),
+    unmatchedReports: money.map(toReport),
+    notPayments: noise.map(toReport),
     failingNotifications: failing.map((r: Row) => ({ ...toNotification(r), pid: Number(r.order_pid), lastError: String(r.last_error ?? "") })),
-    latePayments: late.map(toOrder),
+    latePayments: late.map((r: Row) => ({ ...toOrder(r), moneyAt: Number(r.money_at) })),
     creationFailures: failed.map(toOrder),
   };
 }

@@ -89,10 +89,10 @@ export function searchReports(db: Database, q: ReportQuery): StoredReport[] {
   const rows = db
     .query(
       `SELECT * FROM reports WHERE ($outcome IS NULL OR outcome = $outcome) AND ($pid IS NULL OR pid = $pid)
-         AND ($kind IS NULL OR kind = $kind) AND ($before IS NULL OR id < $before)
+         AND ($kind IS NULL OR kind = $kind) AND ($before IS NULL OR id < $before) AND ($money IS NULL OR (amount IS NOT NULL) = $money)
        ORDER BY id DESC LIMIT $limit`,
     )
-    .all({ outcome: q.outcome ?? null, pid: q.pid ?? null, kind: q.kind ?? null, before: q.beforeId ?? null, limit: q.limit }) as Row[];
+    .all({ outcome: q.outcome ?? null, pid: q.pid ?? null, kind: q.kind ?? null, before: q.beforeId ?? null, money: q.money === undefined ? null : Number(q.money), limit: q.limit }) as Row[];
   return rows.map(toReport);
 }
 
@@ -109,10 +109,16 @@ export function assignCandidates(db: Database, q: CandidateQuery): Order[] {
 }
 
 export function attention(db: Database, o: { since: number; limit: number; minAttempts: number }): AttentionRows {
-  const reports = db
-    // Only money received counts: an operator's refused confirmation is not a payment without an order.
-    .query("SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push') ORDER BY created_at DESC LIMIT $limit")
-    .all({ since: o.since, limit: o.limit }) as Row[];
+  // Only what phones reported counts (an operator's refused confirmation is no payment without an
+  // order), money apart from messages that were no payment: noise never pushes money off the list.
+  // Both walk reports_by_outcome_time (outcome, created_at) newest first.
+  const unmatched = (money: boolean) =>
+    db
+      .query(
+        `SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
+           AND ${money ? "amount IS NOT NULL" : "amount IS NULL"} ORDER BY created_at DESC LIMIT $limit`,
+      )
+      .all({ since: o.since, limit: o.limit }) as Row[];
   // Walks the small partial index of undelivered rows (migration 014), newest first.
   const failing = db
     .query(
@@ -124,16 +130,25 @@ export function attention(db: Database, o: { since: number; limit: number; minAt
        ORDER BY n.created_at DESC, n.id DESC LIMIT $limit`,
     )
     .all({ min: o.minAttempts, since_ms: o.since * 1000, limit: o.limit }) as Row[];
+  // core/browse/late.ts in SQL: money reported after the expiry, not an operator's payment; each
+  // candidate of the small partial index orders_late looks its reports up by reports_by_trade_no.
   const late = db
-    .query("SELECT * FROM orders INDEXED BY orders_late WHERE status = 2 AND paid_at > expire_time AND paid_at >= $since ORDER BY paid_at DESC LIMIT $limit")
+    .query(
+      `SELECT o.*, COALESCE((SELECT MIN(r.created_at) FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
+       FROM orders o INDEXED BY orders_late
+       WHERE o.status = 2 AND o.paid_at > o.expire_time AND o.paid_at >= $since
+         AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched' AND (r.kind = 'operator' OR r.created_at <= o.expire_time))
+       ORDER BY o.paid_at DESC LIMIT $limit`,
+    )
     .all({ since: o.since, limit: o.limit }) as Row[];
   const failed = db
     .query("SELECT * FROM orders WHERE status = 5 AND created_at >= $since ORDER BY created_at DESC, trade_no DESC LIMIT $limit")
     .all({ since: o.since, limit: o.limit }) as Row[];
   return {
-    unmatchedReports: reports.map(toReport),
+    unmatchedReports: unmatched(true).map(toReport),
+    notPayments: unmatched(false).map(toReport),
     failingNotifications: failing.map((r) => ({ ...toNotification(r), pid: Number(r.order_pid), lastError: String(r.last_error ?? "") })),
-    latePayments: late.map(toOrder),
+    latePayments: late.map((r) => ({ ...toOrder(r), moneyAt: Number(r.money_at) })),
     creationFailures: failed.map(toOrder),
   };
 }
