@@ -21,20 +21,20 @@ export function fragment(body: JSX.Element, status = 200, headers: Record<string
   return fragmentResponse(body as string, status, headers);
 }
 
-/** A refusal or error the browser shows: a short page (or, for htmx, just the message). */
+/** A logged-in request (the guard has set its session): an error page for it keeps the menu. */
+const loggedIn = (ctx: PublicContext): ctx is AdminContext => "operator" in ctx && "nav" in ctx && "csrf" in ctx;
+
+/** A refusal or error the browser shows: a short page (or, for htmx, just the message); with the menu for an operator. */
 export function errorAnswer(ctx: PublicContext, status: number, message: string, headers: Record<string, string> = {}): Response {
   if (ctx.htmx) return fragmentResponse(`<p class="notice notice-error" role="alert">${escapeHtml(message)}</p>`, status, headers);
-  return barePage(ctx, {
-    title: String(status),
-    status,
-    headers,
-    children: (
-      <div class="card">
-        <h1 safe>{message}</h1>
-        <p>
-          <a href="/admin" safe>{ctx.t("error.back_home")}</a>
-        </p>
-      </div>
-    ),
-  });
+  const children = (
+    <div class="card" id="error-page">
+      <h1 safe>{message}</h1>
+      <p>
+        <a href="/admin" safe>{ctx.t("error.back_home")}</a>
+      </p>
+    </div>
+  );
+  if (loggedIn(ctx)) return page(ctx, { title: String(status), status, headers, children });
+  return barePage(ctx, { title: String(status), status, headers, children });
 }

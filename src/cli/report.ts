@@ -29,15 +29,16 @@ export function register(program: Command, cli: Cli): void {
   report
     .command("list")
     .description("list reports, newest first")
-    .addHelpText("after", examples("xpay report list --outcome rejected   # refused reports and the refusal counters", "xpay report list --outcome unmatched --kind message", "xpay report list --pid 1001 --limit 10 --json"))
+    .addHelpText("after", examples("xpay report list --outcome rejected   # refused reports and the refusal counters", "xpay report list --outcome unmatched --money yes   # money that paid no order", "xpay report list --pid 1001 --limit 10 --json"))
     .option("--pid <pid>", "only this merchant")
     .option("--outcome <outcome>", REPORT_OUTCOMES.join(" / "))
     .option("--kind <kind>", REPORT_KINDS.join(" / "))
+    .option("--money <yes|no>", "yes: only reports with an amount (money); no: only messages that were no payment")
     .option("--limit <n>", "at most n reports", "50")
     .option("--json", "print JSON (with the raw report)")
-    .action(async (o: { pid?: string; outcome?: string; kind?: string; limit: string; json?: boolean }) => {
+    .action(async (o: { pid?: string; outcome?: string; kind?: string; money?: string; limit: string; json?: boolean }) => {
       // The console's filter (core/browse/report-query.ts); an option typed empty is a mistake, not "any".
-      const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid };
+      const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid, money: o.money };
       const parsed = parseReportFilter(typed);
       for (const [field, value] of Object.entries(typed)) {
         const bad = parsed.problems[field as keyof typeof typed];

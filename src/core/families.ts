@@ -43,6 +43,10 @@ export class FamilyRegistry {
   has(family: string): boolean {
     return this.notifiers.has(family);
   }
+  /** How this merchant's notifications go out, per family (only native follows the merchant's notify_method). */
+  methods(merchant: Merchant): { family: Family; method: "GET" | "POST" }[] {
+    return [...this.notifiers.values()].map((n) => ({ family: n.family, method: n.method(merchant) }));
+  }
 }
 
 /**

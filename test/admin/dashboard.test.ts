@@ -157,7 +157,7 @@ describe("attention", () => {
     const unmatched = part(html, "att-unmatched");
     expect(unmatched).toContain(`href="/admin/reports/${stray.body.data.report_id}"`);
     expect(unmatched).toContain('<td class="num">42.42</td>');
-    expect(unmatched).toContain("xpay report list --outcome unmatched --pid 1001");
+    expect(unmatched).toContain("xpay report list --outcome unmatched --money yes --pid 1001");
     const notify = part(html, "att-notify");
     expect(notify).toContain(`href="/admin/orders/${late.trade_no}"`);
     expect(notify).toContain("重试中 · 2 次");

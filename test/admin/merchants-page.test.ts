@@ -54,7 +54,7 @@ describe("list and add", () => {
     expect(await auditText()).toBe(audit);
   });
 
-  test("a new merchant's AppSecret is shown once, not stored for later pages, not in the audit log", async () => {
+  test("a new merchant's AppSecret: not stored for later pages nor the audit log; the page says where it can be shown again, and it can", async () => {
     const res = await h.post("/admin/merchants", { name: "Tea house", pid: "2001" });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -64,11 +64,32 @@ describe("list and add", () => {
     expect(m.secret).toMatch(/^[0-9a-f]{32}$/);
     expect(html).toContain(`<pre class="once-text" id="new-secret">${m.secret}</pre>`);
     expect(html).toContain('data-copy="#new-secret"');
-    expect(html).toContain("这是唯一一次显示");
+    // Issue 28 item 8: not "never shown again" while the setup helper reveals it (audited).
+    expect(html).not.toContain("这是唯一一次显示");
+    expect(html).toContain('id="secret-again"');
+    expect(html).toContain('href="/admin/clients/setup?pid=2001"');
+    expect(html).toContain("xpay merchant show 2001 --show-secret");
     const row = await lastAudit();
     expect(row).toMatchObject({ actor: "alice", action: "merchant.add", target: "merchant:2001", after: { pid: 2001, name: "Tea house", active: true } });
     expect(await auditText()).not.toContain(m.secret);
     expect(await laterPages()).not.toContain(m.secret);
+    const again = await h.post("/admin/clients/setup/reveal", { pid: "2001" });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain(m.secret);
+    expect((await lastAudit()).target).toBe("merchant:2001");
+  });
+
+  test("the notification column says the method each family really sends with (epay GET, not the native POST)", async () => {
+    const html = await (await h.get("/admin/merchants")).text();
+    const row = html.slice(html.indexOf('data-pid="1001"'), html.indexOf("</tr>", html.indexOf('data-pid="1001"')));
+    expect(row).toContain('<span class="notify-method" data-method="GET"><code>GET</code> <span>易支付 V1 · 易支付 V2 · V免签</span></span>');
+    expect(row).toContain('<span class="notify-method" data-method="POST"><code>POST</code> <span>原生 · hashpay</span></span>');
+    await h.gw.store.updateMerchant(1001, { notifyMethod: "GET" });
+    const after = await (await h.get("/admin/merchants")).text();
+    await h.gw.store.updateMerchant(1001, { notifyMethod: "POST" }); // as the other tests expect it
+    const getRow = after.slice(after.indexOf('data-pid="1001"'), after.indexOf("</tr>", after.indexOf('data-pid="1001"')));
+    expect(getRow).toContain('<code>GET</code> <span>原生 · 易支付 V1 · 易支付 V2 · V免签</span>');
+    expect(getRow).toContain('<code>POST</code> <span>hashpay</span>');
   });
 
   test("without a pid the next free one is taken", async () => {

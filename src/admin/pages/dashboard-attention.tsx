@@ -2,8 +2,11 @@
 // The attention list: money received with no order, notifications failing or given up, late
 // payments, creation failures (core/browse/attention.ts). Each row links to its order or report
 // page and shows the CLI command that looks closer, for an operator on the server's shell.
+// Forwarded messages that were no payment are folded away under the lists, and count in no chip;
+// monitoring clients offline get a chip of their own, linked to the client (or the clients page).
 import type { Children } from "@kitajs/html";
 import { ATTENTION_DAYS, ATTENTION_ROWS, type Attention } from "../../core/browse/attention.ts";
+import type { ClientState } from "../../core/monitor-clients.ts";
 import { formatYuan } from "../../core/money.ts";
 import { Time } from "../components.tsx";
 import type { Translate } from "../i18n/index.ts";
@@ -57,20 +60,73 @@ const GROUPS: [keyof Attention["rows"], string, Parameters<Translate>[0]][] = [
   ["creationFailures", "att-failed", "dashboard.att_failed"],
 ];
 
+/** Phones (and the other monitoring clients) offline: one goes to its own page, several to the list. */
+function OfflineChip(p: { offline: ClientState[]; t: Translate }) {
+  const n = p.offline.length;
+  if (n === 0) return "";
+  const href = n === 1 ? `/admin/clients/${p.offline[0]!.id}` : "/admin/clients";
+  const phones = p.offline.every((c) => c.kind !== "third-account");
+  return (
+    <a class="dash-alert" href={href} id="chip-offline">
+      <span safe>{p.t(phones ? "dashboard.chip_offline_phones" : "dashboard.chip_offline_clients", { n })}</span>
+    </a>
+  );
+}
+
 /** One line at the top of the page: how many of each, linked to its list further down. */
-export function AttentionSummary(p: { a: Attention; t: Translate }) {
+export function AttentionSummary(p: { a: Attention; offline: ClientState[]; t: Translate }) {
   const { a, t } = p;
-  const any = GROUPS.some(([k]) => a.rows[k].length > 0);
+  const any = p.offline.length > 0 || GROUPS.some(([k]) => a.rows[k].length > 0);
   return (
     <nav class="dash-alerts" id="attention-summary" aria-label={t("dashboard.attention")}>
       <span class="dash-alerts-label" safe>{t("dashboard.attention")}</span>
       {!any ? <span class="tag tag-ok" safe>{t("dashboard.attention_clear")}</span> : ""}
+      <OfflineChip offline={p.offline} t={t} />
       {GROUPS.filter(([k]) => a.rows[k].length > 0).map(([k, id, label]) => (
         <a class="dash-alert" href={`#${id}`}>
           <span safe>{t(label)}</span> <b safe>{a.more[k] ? `${a.rows[k].length}+` : String(a.rows[k].length)}</b>
         </a>
       ))}
     </nav>
+  );
+}
+
+/** Forwarded messages with no amount (ant forest, red packets, money going out): folded, no chip. */
+function NotPayments(p: { a: Attention; tz: string; t: Translate }) {
+  const { a, t, tz } = p;
+  const rows = a.rows.notPayments;
+  if (rows.length === 0) return "";
+  const count = a.more.notPayments ? `${rows.length}+` : String(rows.length);
+  return (
+    <details class="dash-att dash-quiet" id="att-not-payments">
+      <summary>
+        <span safe>{t("dashboard.att_not_payments")}</span> <span class="tag" safe>{count}</span>
+      </summary>
+      <p class="hint muted" safe>{t("dashboard.att_not_payments_hint")}</p>
+      <div class="table-wrap">
+        <table class="table">
+          <thead>
+            <tr>
+              <th safe>{t("dashboard.col_time")}</th>
+              <th safe>{t("dashboard.col_report")}</th>
+              <th safe>{t("dashboard.col_merchant")}</th>
+              <th safe>{t("dashboard.col_reason")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((x) => (
+              <tr>
+                <td class="nowrap"><Time at={x.createdAt} tz={tz} /></td>
+                <td class="nowrap"><a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${x.client || x.kind}`}</a></td>
+                <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
+                <td class="dash-text" safe>{x.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p><a href="/admin/reports?outcome=unmatched&money=no" safe>{t("dashboard.att_more")}</a></p>
+    </details>
   );
 }
 
@@ -87,7 +143,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
       </div>
       {total === 0 ? <p class="notice notice-ok" id="attention-none" safe>{t("dashboard.attention_none", { days: ATTENTION_DAYS })}</p> : ""}
       <Group id="att-unmatched" title={t("dashboard.att_unmatched")} hint={t("dashboard.att_unmatched_hint")} count={r.unmatchedReports.length} more={a.more.unmatchedReports}
-        moreHref="/admin/reports?outcome=unmatched" numCol={2} head={[col("dashboard.col_time"), col("dashboard.col_report"), col("dashboard.col_money"), col("dashboard.col_merchant"), col("dashboard.col_reason"), col("dashboard.col_command")]} t={t}>
+        moreHref="/admin/reports?outcome=unmatched&money=yes" numCol={2} head={[col("dashboard.col_time"), col("dashboard.col_report"), col("dashboard.col_money"), col("dashboard.col_merchant"), col("dashboard.col_reason"), col("dashboard.col_command")]} t={t}>
         {r.unmatchedReports.map((x) => (
           <tr>
             <td class="nowrap"><Time at={x.createdAt} tz={tz} /></td>
@@ -95,7 +151,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
             <td class="num" safe>{x.amount === null ? "—" : formatYuan(x.amount)}</td>
             <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
             <td class="dash-text" safe>{x.reason}</td>
-            <Cmd cmd={`xpay report list --outcome unmatched${x.pid === null ? "" : ` --pid ${x.pid}`}`} />
+            <Cmd cmd={`xpay report list --outcome unmatched --money yes${x.pid === null ? "" : ` --pid ${x.pid}`}`} />
           </tr>
         ))}
       </Group>
@@ -122,7 +178,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
             <td class="nowrap mono"><a href={orderLink(o.tradeNo)} safe>{o.tradeNo}</a></td>
             <td class="num" safe>{formatYuan(o.tradeAmount ?? o.amount)}</td>
             <td safe>{String(o.pid)}</td>
-            <td class="nowrap" safe>{span((o.paidAt ?? 0) - o.expireTime)}</td>
+            <td class="nowrap" safe>{span(o.moneyAt - o.expireTime)}</td>
             <Cmd cmd={`xpay order inspect ${o.tradeNo}`} />
           </tr>
         ))}
@@ -143,6 +199,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
           </tr>
         ))}
       </Group>
+      <NotPayments a={a} tz={tz} t={t} />
     </section>
   );
 }

@@ -42,7 +42,7 @@ export function ClientsCard(p: { clients: ClientState[]; heartbeatTimeout: numbe
             <tbody>
               {order(p.clients).map((c) => (
                 <tr data-client={String(c.id)}>
-                  <td class="dash-name" safe>{c.name}</td>
+                  <td class="dash-name"><a href={`/admin/clients/${c.id}`} safe>{c.name}</a></td>
                   <td class="nowrap" safe>{clientKind(c.kind, t)}</td>
                   <td>{c.pid ? String(c.pid) : "—"}</td>
                   <td>

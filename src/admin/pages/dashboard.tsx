@@ -1,8 +1,11 @@
 /** @jsxImportSource @kitajs/html */
 // GET /admin: the dashboard. Income today, yesterday, 7 and 30 days with the charts and where it
 // came from (core/stats dashboardStats, the numbers of `xpay stats`), what needs attention
-// (core/browse/attention.ts), the monitoring clients and the accounts near their daily limit.
+// (core/browse/attention.ts, with a chip for clients offline), the monitoring clients and the
+// accounts near their daily limit (near the top: a phone offline is what costs money soonest),
+// and on a new gateway the first steps still to do (core/admin/first-steps.ts).
 // The handler reads; the pieces in dashboard-*.tsx only render what they are given.
+import { firstSteps } from "../../core/admin/first-steps.ts";
 import { liveSessions } from "../../core/admin/sessions.ts";
 import { attentionList } from "../../core/browse/attention.ts";
 import { clientStates } from "../../core/monitor-clients.ts";
@@ -13,6 +16,7 @@ import type { AdminContext, AdminPage } from "../context.ts";
 import { page } from "../render.tsx";
 import { AttentionList, AttentionSummary } from "./dashboard-attention.tsx";
 import { IncomeCharts } from "./dashboard-charts.tsx";
+import { FirstStepsCard } from "./dashboard-first-steps.tsx";
 import { BreakdownTables, PeriodCards } from "./dashboard-income.tsx";
 import { ClientsCard, LimitsCard } from "./dashboard-monitor.tsx";
 
@@ -25,6 +29,7 @@ async function dashboard(ctx: AdminContext): Promise<Response> {
   const clients = await clientStates(gw, now);
   const nearLimit = await accountsNearDayLimit(gw);
   const sessions = await liveSessions(gw, ctx.operator.id);
+  const steps = await firstSteps(gw, now);
   return page(ctx, {
     title: t("dashboard.title"),
     scripts: ["uplot", "dashboard.js"],
@@ -41,14 +46,15 @@ async function dashboard(ctx: AdminContext): Promise<Response> {
           {" · "}
           <a href="/admin/sessions" safe>{t("dashboard.sessions_link", { n: sessions.length })}</a>
         </p>
-        <AttentionSummary a={attention} t={t} />
+        <AttentionSummary a={attention} offline={clients.clients.filter((c) => !c.online)} t={t} />
+        <FirstStepsCard steps={steps} t={t} />
         <PeriodCards stats={stats} t={t} />
-        <IncomeCharts hours={stats.hoursToday} days={stats.days30} t={t} />
-        <AttentionList a={attention} tz={ctx.tz} t={t} />
         <div class="dash-grid">
           <ClientsCard clients={clients.clients} heartbeatTimeout={clients.heartbeatTimeout} tz={ctx.tz} t={t} />
           <LimitsCard accounts={nearLimit} t={t} />
         </div>
+        <IncomeCharts hours={stats.hoursToday} days={stats.days30} t={t} />
+        <AttentionList a={attention} tz={ctx.tz} t={t} />
         <BreakdownTables stats={stats} t={t} />
       </section>
     ),

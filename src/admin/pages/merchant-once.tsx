@@ -1,7 +1,9 @@
 /** @jsxImportSource @kitajs/html */
-// The answer that shows a new AppSecret or a new V2 private key: once, on the page the POST that
-// made it returns (the guard sends Cache-Control: no-store, so the browser keeps no copy), with a
-// copy button and the warning that it is never shown again. Nothing stores it for a later page.
+// The answer that shows a new AppSecret or a new V2 private key, on the page the POST that made it
+// returns (the guard sends Cache-Control: no-store, so the browser keeps no copy), with a copy
+// button. What it says about later must be true: the V2 private key is not stored, so it is never
+// shown again; the AppSecret is stored (it verifies every request) and the phone setup helper
+// reveals it again on an audited POST, so the page says where (`again`).
 import { Notice } from "../components.tsx";
 import type { AdminContext } from "../context.ts";
 import { page } from "../render.tsx";
@@ -15,7 +17,7 @@ export interface ShownValue {
   secret?: boolean;
 }
 
-export function SecretShownOnce(ctx: AdminContext, o: { heading: string; line: string; pid: number; values: ShownValue[]; warn?: string }): Response {
+export function SecretShownOnce(ctx: AdminContext, o: { heading: string; line: string; pid: number; values: ShownValue[]; warn?: string; again?: boolean }): Response {
   const t = ctx.t;
   return page(ctx, {
     title: o.heading,
@@ -28,9 +30,17 @@ export function SecretShownOnce(ctx: AdminContext, o: { heading: string; line: s
         <p class="lead" safe>{o.line}</p>
         {o.warn ? <Notice kind="warn" text={o.warn} /> : ""}
         <div class="card once-card">
-          <p class="notice notice-warn once-warning" role="alert">
-            <strong safe>{t("merchants.once_title")}</strong> <span safe>{t("merchants.once_warning")}</span>
-          </p>
+          {o.again ? (
+            <p class="notice notice-warn once-warning" role="alert" id="secret-again">
+              <strong safe>{t("merchants.again_title")}</strong> <span safe>{t("merchants.again_warning")}</span>{" "}
+              <a href={`/admin/clients/setup?pid=${o.pid}`} safe>{t("merchants.again_link")}</a>
+              <span safe>{t("merchants.again_cli")}</span> <code safe>{`xpay merchant show ${o.pid} --show-secret`}</code>
+            </p>
+          ) : (
+            <p class="notice notice-warn once-warning" role="alert">
+              <strong safe>{t("merchants.once_title")}</strong> <span safe>{t("merchants.once_warning")}</span>
+            </p>
+          )}
           {o.values.map((v) => (
             <div class={v.secret === false ? "once-value" : "once-value once-secret"}>
               <div class="once-head">

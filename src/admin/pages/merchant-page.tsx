@@ -171,6 +171,7 @@ async function rotate(ctx: AdminContext): Promise<Response> {
     line: ctx.t("merchants.rotated_line", { pid: r.merchant.pid }),
     pid: r.merchant.pid,
     values: [{ id: "new-secret", label: ctx.t("merchants.secret_new"), value: r.secret }],
+    again: true,
   });
 }
 

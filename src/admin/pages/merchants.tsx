@@ -4,11 +4,26 @@
 // returns (merchant-once.tsx), never through a redirect to a page that could show it again.
 import { addMerchant, type MerchantRow, merchantOverview } from "../../core/merchant-admin.ts";
 import { CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
+import type { Merchant } from "../../core/types.ts";
 import type { AdminContext, AdminPage } from "../context.ts";
+import type { TextKey } from "../i18n/index.ts";
 import { page } from "../render.tsx";
 import { SecretShownOnce } from "./merchant-once.tsx";
 import { merchantActions, merchantPageRoutes } from "./merchant-page.tsx";
 import { type Errors, merchantProblemText } from "./merchant-problems.ts";
+
+/** The method each family really sends with: epay and V免签 always GET, hashpay POST, native the merchant's choice. */
+function NotifyMethods(p: { ctx: AdminContext; merchant: Merchant }) {
+  const all = p.ctx.gw.families.methods(p.merchant);
+  return (
+    <span class="notify-methods">
+      {(["GET", "POST"] as const).map((method) => {
+        const names = all.filter((x) => x.method === method).map((x) => p.ctx.t(`merchants.fam.${x.family}` as TextKey));
+        return names.length === 0 ? "" : <span class="notify-method" data-method={method}><code>{method}</code> <span safe>{names.join(" · ")}</span></span>;
+      })}
+    </span>
+  );
+}
 
 function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
   const { ctx, rows } = p;
@@ -40,7 +55,7 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
                 <td class="num mono"><a href={`/admin/merchants/${m.pid}`} safe>{String(m.pid)}</a></td>
                 <td class="wrap" safe>{m.name}</td>
                 <td>{m.active ? <span class="tag tag-ok" safe>{t("merchants.active")}</span> : <span class="tag tag-danger" safe>{t("merchants.inactive")}</span>}</td>
-                <td class="mono">{m.notifyMethod}</td>
+                <td class="nowrap"><NotifyMethods ctx={ctx} merchant={m} /></td>
                 <td>{m.rsaPublicKey ? <span class="tag tag-accent" safe>{t("merchants.v2_set")}</span> : <span class="faint" safe>{t("merchants.v2_none")}</span>}</td>
                 <td class="num" safe>{String(orders.total)}</td>
                 <td class="num" safe>{String(orders.today)}</td>
@@ -109,6 +124,7 @@ async function add(ctx: AdminContext): Promise<Response> {
     line: ctx.t("merchants.added_line", { pid: m.pid, name: m.name }),
     pid: m.pid,
     values: [{ id: "new-secret", label: ctx.t("merchants.secret_new"), value: m.secret }],
+    again: true,
   });
 }
 

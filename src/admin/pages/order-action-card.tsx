@@ -30,6 +30,13 @@ function ActionForm(p: { ctx: AdminContext; tradeNo: string; action: string; con
   );
 }
 
+/** The outbox row as it really is: waiting for its first attempt, failing and retrying, given up, delivered. */
+function notifyState(t: AdminContext["t"], n: NonNullable<OrderDetail["notification"]>): string {
+  if (n.status === "delivered") return t("orders.notify_delivered", { n: n.attempts });
+  if (n.status === "failed") return t("orders.notify_given_up", { n: n.attempts });
+  return n.attempts === 0 ? t("orders.nstatus_pending") : t("orders.notify_failing", { n: n.attempts });
+}
+
 function NotificationAction(p: { ctx: AdminContext; d: OrderDetail }) {
   const { ctx, d } = p;
   const t = ctx.t;
@@ -39,16 +46,16 @@ function NotificationAction(p: { ctx: AdminContext; d: OrderDetail }) {
       <h3 safe>{t("orders.notify")}</h3>
       {n ? (
         <div>
-          <p class="hint">
-            <span safe>{t("orders.notify_state", { status: t(`orders.nstatus_${n.status}` as TextKey), n: n.attempts })}</span>
-            {n.status === "pending" ? <span> · <span safe>{t("orders.notify_next")}</span> <TimeMs ms={n.nextAttemptAt} tz={ctx.tz} /></span> : ""}
+          <p class="hint" id="notify-state">
+            <span safe>{notifyState(t, n)}</span>
+            {n.status === "pending" ? <span> · <span safe>{t(n.attempts > 0 ? "orders.notify_retry_at" : "orders.notify_next")}</span> <TimeMs ms={n.nextAttemptAt} tz={ctx.tz} /></span> : ""}
           </p>
           <ActionForm ctx={ctx} tradeNo={d.order.tradeNo} action="replay" confirm={t("orders.replay_confirm")}>
             <button class="btn" type="submit" safe>{t("orders.replay")}</button>
           </ActionForm>
         </div>
       ) : (
-        <p class="hint" safe>{t("orders.notify_none")}</p>
+        <p class="hint" id="notify-state" safe>{t(d.order.notifyUrl === "" ? "orders.notify_none" : d.order.paidAt === null ? "orders.notify_after_pay" : "orders.notify_no_row")}</p>
       )}
     </div>
   );

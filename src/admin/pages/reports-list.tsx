@@ -1,5 +1,5 @@
 /** @jsxImportSource @kitajs/html */
-// GET /admin/reports: every report newest first, filtered by outcome, kind and merchant
+// GET /admin/reports: every report newest first, filtered by outcome, kind, money or not and merchant
 // (core/browse/report-query.ts, the CLI's `report list` too), paged by id: "next page" asks for the
 // ids below the last one shown, "newest" starts again. A bad filter value is a 422 with its message.
 import { type ReportFilterCode, type ReportFilterField, parseReportFilter, REPORT_FILTER_FIELDS, REPORT_KINDS, REPORT_OUTCOMES, reportQueryString } from "../../core/browse/report-query.ts";
@@ -14,7 +14,7 @@ import { kindName, OutcomeBadge, yuan } from "./order-bits.tsx";
 export const REPORTS_PAGE_SIZE = 50;
 
 const PROBLEM_TEXT: Record<ReportFilterCode, TextKey> = {
-  bad_outcome: "reports.e_outcome", bad_kind: "reports.e_kind", bad_pid: "reports.e_pid", unknown_pid: "reports.e_pid", bad_before: "reports.e_before",
+  bad_outcome: "reports.e_outcome", bad_kind: "reports.e_kind", bad_pid: "reports.e_pid", unknown_pid: "reports.e_pid", bad_money: "reports.e_money", bad_before: "reports.e_before",
 };
 
 type Values = Partial<Record<ReportFilterField, string>>;
@@ -41,6 +41,8 @@ function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; 
       <Select name="outcome" label={t("reports.f_outcome")} value={v.outcome} t={t} error={e.outcome}
         options={REPORT_OUTCOMES.map((o) => ({ value: o, label: t(`reports.outcome_${o}` as TextKey) }))} />
       <Select name="kind" label={t("reports.f_kind")} value={v.kind} t={t} error={e.kind} options={REPORT_KINDS.map((k) => ({ value: k, label: kindName(t, k) }))} />
+      <Select name="money" label={t("reports.f_money")} value={v.money} t={t} error={e.money}
+        options={[{ value: "yes", label: t("reports.money_yes") }, { value: "no", label: t("reports.money_no") }]} />
       <Select name="pid" label={t("reports.f_pid")} value={v.pid} t={t} error={e.pid} options={p.merchants.map((m) => ({ value: String(m.pid), label: `${m.pid} ${m.name}` }))} />
       <div class="actions">
         <button class="btn btn-primary" type="submit" safe>{t("reports.f_apply")}</button>

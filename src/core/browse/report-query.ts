@@ -7,10 +7,12 @@ export const REPORT_OUTCOMES: readonly ReportRecord["outcome"][] = ["unmatched",
 /** Payments first (what an operator looks for), then the operator's own entries, then heartbeats. */
 export const REPORT_KINDS: readonly ReportRecord["kind"][] = ["message", "amount", "third-account", "vmq-push", "operator", "heart", "third-heart", "vmq-heart"];
 
-export const REPORT_FILTER_FIELDS = ["outcome", "kind", "pid", "before"] as const;
+export const REPORT_FILTER_FIELDS = ["outcome", "kind", "pid", "money", "before"] as const;
+/** "yes": reports carrying an amount (money); "no": those without (forwarded messages that were no payment). */
+export const REPORT_MONEY = ["yes", "no"] as const;
 export type ReportFilterField = (typeof REPORT_FILTER_FIELDS)[number];
 export type ReportFilterInput = Partial<Record<ReportFilterField, string | null | undefined>>;
-export type ReportFilterCode = "bad_outcome" | "bad_kind" | "bad_pid" | "unknown_pid" | "bad_before";
+export type ReportFilterCode = "bad_outcome" | "bad_kind" | "bad_pid" | "unknown_pid" | "bad_money" | "bad_before";
 
 export interface ParsedReportFilter {
   filter: Omit<ReportQuery, "limit">;
@@ -39,6 +41,10 @@ export function parseReportFilter(input: ReportFilterInput, known: { pids?: read
     if (pid === null) problems.pid = { code: "bad_pid", message: "must be a merchant number (pid)" };
     else if (known.pids && !known.pids.includes(pid)) problems.pid = { code: "unknown_pid", message: `no merchant ${pid}` };
     else filter.pid = pid;
+  }
+  if (values.money !== undefined) {
+    if (values.money === "yes" || values.money === "no") filter.money = values.money === "yes";
+    else problems.money = { code: "bad_money", message: `must be one of: ${REPORT_MONEY.join(", ")}` };
   }
   if (values.before !== undefined) {
     if (/^\d{1,15}$/.test(values.before)) filter.beforeId = Number(values.before);
