@@ -160,7 +160,7 @@ describe("attention", () => {
     expect(unmatched).toContain("xpay report list --outcome unmatched --money yes --pid 1001");
     const notify = part(html, "att-notify");
     expect(notify).toContain(`href="/admin/orders/${late.trade_no}"`);
-    expect(notify).toContain("重试中 · 2 次");
+    expect(notify).toContain("失败 2 次 · 重试中");
     expect(notify).toContain("HTTP 500");
     expect(notify).toContain(`xpay notify show ${late.trade_no}`);
     expect(notify).toContain("失败 2 次及以上");

@@ -63,6 +63,11 @@ describe("CLI: simulate-pay, notify, report, client", () => {
     const unmatched = await json("report", "list", "--outcome", "unmatched", "--pid", "1001");
     expect(unmatched.length).toBe(2);
     expect((await xpay("report", "list", "--outcome", "bogus")).err).toContain("--outcome must be one of");
+    // Issue 28: money that paid no order apart from messages that were no payment (no amount).
+    const money = await json("report", "list", "--outcome", "unmatched", "--money", "yes");
+    expect(money.length).toBe(unmatched.length);
+    expect((await json("report", "list", "--money", "no")).map((r: any) => r.kind)).toEqual(["heart"]); // the only one with no amount
+    expect((await xpay("report", "list", "--money", "maybe")).err).toContain("--money must be one of: yes, no");
     const clients = await json("client", "list");
     expect(clients.find((c: any) => c.name === "phone-9")).toMatchObject({ kind: "phone", pid: 1001 });
     const table = await xpay("client", "list");

@@ -82,7 +82,7 @@ export const dashboardEn: Record<keyof typeof dashboardZh, string> = {
   "dashboard.col_command": "CLI",
   "dashboard.col_pay_type": "Pay type",
   "dashboard.n_failed": "Given up",
-  "dashboard.n_pending": "Retrying · {n} tries",
+  "dashboard.n_pending": "Failed {n} time(s) · retrying",
 
   "dashboard.clients": "Monitoring clients",
   "dashboard.clients_lead": "Offline after {s} s without a heartbeat or report (heartbeat_timeout).",

@@ -80,7 +80,7 @@ export const dashboardZh = {
   "dashboard.col_command": "命令行",
   "dashboard.col_pay_type": "支付方式",
   "dashboard.n_failed": "已放弃",
-  "dashboard.n_pending": "重试中 · {n} 次",
+  "dashboard.n_pending": "失败 {n} 次 · 重试中",
 
   "dashboard.clients": "监控端",
   "dashboard.clients_lead": "超过 {s} 秒没有心跳或上报即视为离线（heartbeat_timeout）。",

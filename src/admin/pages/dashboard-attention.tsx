@@ -103,28 +103,15 @@ function NotPayments(p: { a: Attention; tz: string; t: Translate }) {
         <span safe>{t("dashboard.att_not_payments")}</span> <span class="tag" safe>{count}</span>
       </summary>
       <p class="hint muted" safe>{t("dashboard.att_not_payments_hint")}</p>
-      <div class="table-wrap">
-        <table class="table">
-          <thead>
-            <tr>
-              <th safe>{t("dashboard.col_time")}</th>
-              <th safe>{t("dashboard.col_report")}</th>
-              <th safe>{t("dashboard.col_merchant")}</th>
-              <th safe>{t("dashboard.col_reason")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((x) => (
-              <tr>
-                <td class="nowrap"><Time at={x.createdAt} tz={tz} /></td>
-                <td class="nowrap"><a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${x.client || x.kind}`}</a></td>
-                <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
-                <td class="dash-text" safe>{x.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ul class="dash-quiet-list">
+        {rows.map((x) => (
+          <li>
+            <Time at={x.createdAt} tz={tz} /> · <a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${x.client || x.kind}`}</a>
+            {x.pid === null ? "" : <span class="muted" safe>{` · ${x.pid}`}</span>}
+            <span class="dash-quiet-reason muted" safe>{x.reason}</span>
+          </li>
+        ))}
+      </ul>
       <p><a href="/admin/reports?outcome=unmatched&money=no" safe>{t("dashboard.att_more")}</a></p>
     </details>
   );
