@@ -39,7 +39,7 @@ withPostgres(() => {
       expect(again.code).toBe(0);
       expect(again.out).toContain("nothing to apply");
       const status = xpay(["--db", url, "migrate", "--status"]);
-      expect(status.out).toContain("applied  018 rule_titles");
+      expect(status.out).toContain("applied  022 unmatched_money");
     });
 
     test("the core's commands work; simulate-pay pays an order and queues its notification", async () => {

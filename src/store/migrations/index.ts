@@ -16,6 +16,7 @@ import keyedClients from "./015_keyed_clients.ts";
 import unmatchedBounds from "./016_unmatched_bounds.ts";
 import loginFailures from "./017_login_failures.ts";
 import ruleTitles from "./018_rule_titles.ts";
+import unmatchedMoney from "./022_unmatched_money.ts";
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: "unmatched_bounds", sql: unmatchedBounds },
   { version: 17, name: "login_failures", sql: loginFailures },
   { version: 18, name: "rule_titles", sql: ruleTitles },
+  { version: 22, name: "unmatched_money", sql: unmatchedMoney },
 ];

@@ -70,7 +70,8 @@ export async function assignCandidates(sql: SQL, q: CandidateQuery): Promise<Ord
 }
 
 export async function attention(sql: SQL, o: { since: number; limit: number; minAttempts: number }): Promise<AttentionRows> {
-  // Only what phones reported counts, money apart from messages that were no payment (sqlite/browse.ts).
+  // Only what phones reported counts, money apart from messages that were no payment (sqlite/browse.ts);
+  // the literal conditions match the partial indexes of migration 022.
   const money = await sql`
     SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= ${o.since} AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
       AND amount IS NOT NULL ORDER BY created_at DESC LIMIT ${o.limit}`;
@@ -84,9 +85,10 @@ export async function attention(sql: SQL, o: { since: number; limit: number; min
     FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
     WHERE n.status <> 'delivered' AND n.created_at >= ${o.since * 1000} AND (n.status = 'failed' OR n.attempts >= ${o.minAttempts})
     ORDER BY n.created_at DESC, n.id DESC LIMIT ${o.limit}`;
-  // core/browse/late.ts in SQL, as in sqlite/browse.ts.
+  // core/browse/late.ts in SQL, as in sqlite/browse.ts. `+ 0`: MIN over an index on created_at
+  // (reports_by_outcome_time) would walk every matched report; by trade_no it is one or two rows.
   const late = await sql`
-    SELECT o.*, COALESCE((SELECT MIN(r.created_at) FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
+    SELECT o.*, COALESCE((SELECT MIN(r.created_at + 0) FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
     FROM orders o
     WHERE o.status = 2 AND o.paid_at > o.expire_time AND o.paid_at >= ${o.since}
       AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched' AND (r.kind = 'operator' OR r.created_at <= o.expire_time))

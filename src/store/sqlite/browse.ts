@@ -111,11 +111,12 @@ export function assignCandidates(db: Database, q: CandidateQuery): Order[] {
 export function attention(db: Database, o: { since: number; limit: number; minAttempts: number }): AttentionRows {
   // Only what phones reported counts (an operator's refused confirmation is no payment without an
   // order), money apart from messages that were no payment: noise never pushes money off the list.
-  // Both walk reports_by_outcome_time (outcome, created_at) newest first.
+  // Each walks its own partial index (migration 022) newest first, reading only the rows it shows.
   const unmatched = (money: boolean) =>
     db
       .query(
-        `SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
+        `SELECT * FROM reports INDEXED BY ${money ? "reports_unmatched_money" : "reports_unmatched_no_money"}
+         WHERE outcome = 'unmatched' AND created_at >= $since AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
            AND ${money ? "amount IS NOT NULL" : "amount IS NULL"} ORDER BY created_at DESC LIMIT $limit`,
       )
       .all({ since: o.since, limit: o.limit }) as Row[];
@@ -134,10 +135,11 @@ export function attention(db: Database, o: { since: number; limit: number; minAt
   // candidate of the small partial index orders_late looks its reports up by reports_by_trade_no.
   const late = db
     .query(
-      `SELECT o.*, COALESCE((SELECT MIN(r.created_at) FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
+      `SELECT o.*, COALESCE((SELECT MIN(r.created_at) FROM reports r INDEXED BY reports_by_trade_no WHERE r.trade_no = o.trade_no AND r.outcome = 'matched'), o.paid_at) AS money_at
        FROM orders o INDEXED BY orders_late
        WHERE o.status = 2 AND o.paid_at > o.expire_time AND o.paid_at >= $since
-         AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.trade_no = o.trade_no AND r.outcome = 'matched' AND (r.kind = 'operator' OR r.created_at <= o.expire_time))
+         AND NOT EXISTS (SELECT 1 FROM reports r INDEXED BY reports_by_trade_no
+           WHERE r.trade_no = o.trade_no AND r.outcome = 'matched' AND (r.kind = 'operator' OR r.created_at <= o.expire_time))
        ORDER BY o.paid_at DESC LIMIT $limit`,
     )
     .all({ since: o.since, limit: o.limit }) as Row[];
