@@ -1,7 +1,7 @@
 // Merchants, receiving accounts and settings of the console in a real browser (Debian chromium
 // through playwright-core) against the real `xpay serve` process: an account's daily limit edited
 // and the list following; a QR code image read in the browser (jsQR under the strict CSP) filling
-// the content field and the payer's preview; a merchant added and its AppSecret shown once; V2 keys
+// the content field and the payer's preview; a merchant added and its AppSecret shown (and where to see it again); V2 keys
 // generated, their replacement refused without the confirmation; the settings form's inline error.
 // Screenshots: artifacts/screenshots/admin-accounts-*.png, and for the operator guide
 // docs/images/console-merchants.png, console-accounts.png, console-settings.png (1280x800).
@@ -111,14 +111,16 @@ describe("accounts, merchants and settings in chromium", () => {
     await page.close();
   }, 60_000);
 
-  test("merchants: one added, its AppSecret shown once; V2 keys, replacing them needs the confirmation", async () => {
+  test("merchants: one added, its AppSecret shown with where to see it again; V2 keys, replacing them needs the confirmation", async () => {
     const { page, problems } = await openPage();
     await page.goto(`${base}/admin/merchants`);
     await page.fill("#f-name", "城南茶馆");
     await page.click("#merchant-add button[type=submit]");
     const secret = (await page.textContent("#new-secret"))!;
     expect(secret).toMatch(/^[0-9a-f]{32}$/);
-    expect(await page.textContent(".once-warning")).toContain("这是唯一一次显示");
+    // Issue 28: xpay keeps the AppSecret, so the page says where it is shown again (not "never").
+    expect(await page.textContent(".once-warning")).toContain("以后需要时可以再次查看");
+    expect(await page.getAttribute("#secret-again a", "href")).toBe("/admin/clients/setup?pid=1003");
     await shot(page, "secret-once");
     await page.click("text=前往商户页面");
     await page.waitForURL(`${base}/admin/merchants/1003`);
