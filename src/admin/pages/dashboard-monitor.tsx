@@ -33,7 +33,7 @@ export function ClientsCard(p: { clients: ClientState[]; heartbeatTimeout: numbe
             <thead>
               <tr>
                 <th safe>{t("dashboard.col_client")}</th>
-                <th class="dash-narrow-hide" safe>{t("dashboard.col_kind")}</th>
+                <th class="dash-narrow-hide dash-kind" safe>{t("dashboard.col_kind")}</th>
                 <th class="dash-narrow-hide" safe>{t("dashboard.col_merchant")}</th>
                 <th safe>{t("dashboard.col_status")}</th>
                 <th safe>{t("dashboard.col_last_seen")}</th>
@@ -43,7 +43,7 @@ export function ClientsCard(p: { clients: ClientState[]; heartbeatTimeout: numbe
               {order(p.clients).map((c) => (
                 <tr data-client={String(c.id)}>
                   <td class="dash-name"><a href={`/admin/clients/${c.id}`} safe>{c.name}</a></td>
-                  <td class="nowrap dash-narrow-hide" safe>{clientKind(c.kind, t)}</td>
+                  <td class="nowrap dash-narrow-hide dash-kind" safe>{clientKind(c.kind, t)}</td>
                   <td class="dash-narrow-hide">{c.pid ? String(c.pid) : "—"}</td>
                   <td>
                     {c.online ? <span class="tag tag-ok" safe>{t("dashboard.online")}</span> : <span class="tag tag-danger" safe>{t("dashboard.offline")}</span>}
