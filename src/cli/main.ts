@@ -2,7 +2,6 @@
 // The xpay command line: one program, one file per command group, all on the same core.
 import { Command, CommanderError } from "commander";
 import pc from "picocolors";
-import pkg from "../../package.json";
 import * as alert from "./alert.ts";
 import * as admin from "./admin.ts";
 import * as audit from "./audit.ts";
@@ -28,11 +27,12 @@ import * as simulatePay from "./simulate-pay.ts";
 import * as stats from "./stats.ts";
 import * as systemd from "./systemd.ts";
 import * as vmq from "./vmq.ts";
+import { versionLine } from "./version.ts";
 
 export function buildProgram(): { program: Command; close(): void } {
   const program = new Command("xpay")
     .description("self-hosted payment gateway: native, epay V1/V2, hash and report protocols in one executable")
-    .version(pkg.version, "-v, --version")
+    .version(versionLine(), "-v, --version")
     .option("--db <path>", "SQLite database file, or a postgres:// URL (XPAY_DB; default ./xpay.db)")
     .showHelpAfterError(false)
     .exitOverride()
