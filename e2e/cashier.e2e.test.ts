@@ -65,9 +65,9 @@ async function openPage(tradeNo: string): Promise<{ page: Page; problems: string
   const page = await browser.newPage({ viewport: { width: 420, height: 860 } });
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  // Resource failures are checked by URL below (a browser asks for /favicon.ico on its own).
+  // Resource failures are checked by URL below (/favicon.ico too, which a browser asks for on its own).
   page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`console: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   await page.goto(`${base}/pay/${tradeNo}`);
   return { page, problems };
 }

@@ -43,7 +43,7 @@ async function open(tradeNo: string): Promise<{ page: Page; problems: string[] }
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   // A CSP refusal of the injected style or script shows up here as a console error.
   page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && problems.push(`console: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   await page.goto(`${dev.base}/pay/${tradeNo}`);
   await page.waitForFunction(() => (document.getElementById("qr") as HTMLImageElement | null)?.naturalWidth! > 0);
   return { page, problems };

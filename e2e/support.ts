@@ -108,9 +108,9 @@ export async function openPage(context: BrowserContext, split = false): Promise<
   const problems: string[] = [];
   const refusals = split ? [] : problems;
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  // "Failed to load resource" names no URL; the response handler records which one (the favicon's 404 is fine).
+  // "Failed to load resource" names no URL; the response handler records which one (/favicon.ico included: it is served).
   page.on("console", (m) => (m.type() === "error" || m.type() === "warning") && !m.text().startsWith("Failed to load resource") && problems.push(`console ${m.type()}: ${m.text()}`));
-  page.on("response", (r) => r.status() >= 400 && !r.url().endsWith("/favicon.ico") && refusals.push(`${r.status()} ${new URL(r.url()).pathname}`));
+  page.on("response", (r) => r.status() >= 400 && refusals.push(`${r.status()} ${new URL(r.url()).pathname}`));
   return { page, problems, refusals };
 }
 

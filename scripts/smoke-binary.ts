@@ -65,6 +65,10 @@ try {
     await Bun.sleep(100);
   }
   step("healthz: notification worker and WAL checkpoint thread alive");
+  const icon = await fetch(`${base}/favicon.ico`);
+  const iconBytes = new Uint8Array(await icon.arrayBuffer());
+  if (icon.status !== 200 || icon.headers.get("content-type") !== "image/x-icon" || iconBytes[2] !== 1 || iconBytes.length < 1000) throw new Error(`/favicon.ico: ${icon.status} ${icon.headers.get("content-type")} ${iconBytes.length} bytes`);
+  step(`favicon.ico embedded (${iconBytes.length} bytes)`);
   const params: Record<string, string> = { pid: String(merchant.pid), pay_type: "alipay", name: "Smoke", money: "1.23", out_trade_no: "S1", notify_url: `http://127.0.0.1:${receiver.port}/n` };
   params.sign = md5Sign(params, merchant.secret, ["sign"]);
   const created = (await (await fetch(`${base}/xpay/order/create`, { method: "POST", body: new URLSearchParams(params) })).json()) as { code: number; data: { trade_no: string } };

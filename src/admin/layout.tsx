@@ -31,6 +31,7 @@ function Head(props: { title: string; styles?: AssetName[]; scripts?: AssetName[
       <meta name="robots" content="noindex, nofollow" />
       <meta name="htmx-config" content={HTMX_CONFIG} />
       <title safe>{props.title}</title>
+      <link rel="icon" href="/favicon.ico" />
       <link rel="stylesheet" href={assetUrl("console.css")} />
       {(props.styles ?? []).map((s) => <link rel="stylesheet" href={assetUrl(s)} />)}
       <script src={assetUrl("htmx")} defer></script>

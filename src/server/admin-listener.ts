@@ -6,10 +6,11 @@ import { adminPlugin } from "../admin/plugin.ts";
 import type { Gateway } from "../core/gateway.ts";
 import { maskUrlPath } from "../core/log.ts";
 import { json, socketIp } from "../protocols/http.ts";
+import { faviconPlugin } from "./favicon.ts";
 
 export type AdminPlacement = "main" | "off" | { host: string; port: number };
 
-/** The console alone: any path outside /admin is the main app's JSON 404. */
+/** The console alone (and its tab icon): any other path outside /admin is the main app's JSON 404. */
 export function buildAdminApp(gw: Gateway) {
   return new Elysia()
     .onError(({ code, error }) => {
@@ -17,6 +18,7 @@ export function buildAdminApp(gw: Gateway) {
       gw.log.error("unhandled", { message: error instanceof Error ? error.message : String(error) });
       return json({ code: 500, msg: "internal error", data: null }, 500);
     })
+    .use(faviconPlugin())
     .use(adminPlugin(gw));
 }
 

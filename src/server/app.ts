@@ -8,6 +8,7 @@ import { epayV2Plugin } from "../protocols/epay-v2/plugin.ts";
 import { hashpayPlugin } from "../protocols/hashpay/plugin.ts";
 import { reportPlugin } from "../protocols/report/plugin.ts";
 import { vmqPlugin } from "../protocols/vmq/plugin.ts";
+import { faviconPlugin } from "./favicon.ts";
 import { healthPlugin } from "./health.ts";
 import { metricsPlugin } from "./metrics/route.ts";
 import { cashierApiPlugin } from "../protocols/cashier/plugin.ts";
@@ -37,6 +38,7 @@ export function buildApp(gw: Gateway, plugins: readonly AnyElysia[] = [], o: App
       return json({ code: 500, [field]: "internal error", data: null }, 500);
     })
     .use(healthPlugin(gw))
+    .use(faviconPlugin())
     .use(metricsPlugin(gw))
     .use(openapiPlugin())
     .use(nativePlugin(gw))

@@ -14,3 +14,9 @@ declare module "*.svg" {
   const text: string;
   export default text;
 }
+
+// `with { type: "file" }`: a path the compiled binary resolves to its embedded copy.
+declare module "*.ico" {
+  const path: string;
+  export default path;
+}
