@@ -54,7 +54,6 @@ export function renderCashierPage(opts: CashierPageOptions): string {
 <meta name="format-detection" content="telephone=no">
 <meta name="theme-color" content="#f4f6fa">
 <title>${escapeHtml(title)}</title>
-<link rel="icon" href="${escapeHtml(normalizeBasePath(opts.basePath))}/favicon.ico">
 <style${nonce}>${inlineRawText(css, "style")}</style>
 </head>
 <body>
