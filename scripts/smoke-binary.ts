@@ -89,19 +89,25 @@ try {
   step("order inspect: paid");
   // An operator rule runs on the linear-time engine (re2js) the executable carries: a wording no
   // built-in format knows pays once `rules add` names it.
-  run("channel", "add", "--pid", String(merchant.pid), "--pay-type", "wxpay", "--code", "w1", "--name", "W", "--qrcode", "wxp://wx");
-  run("rules", "add", "--package", "com.tencent.mm", "--title", "微信支付", "--text", "^收款到账(?<amount>\\d+(?:\\.\\d{1,2})?)元，来自.{1,20}$", "--pay-type", "wxpay");
-  const wx: Record<string, string> = { pid: String(merchant.pid), pay_type: "wxpay", name: "Smoke", money: "2.34", out_trade_no: "S2", notify_url: `http://127.0.0.1:${receiver.port}/n` };
-  wx.sign = md5Sign(wx, merchant.secret, ["sign"]);
-  const order = (await (await fetch(`${base}/xpay/order/create`, { method: "POST", body: new URLSearchParams(wx) })).json()) as { code: number; data: { trade_no: string; trade_amount: string } };
-  if (order.code !== 200) throw new Error(`wxpay create failed: ${JSON.stringify(order)}`);
-  const content = JSON.stringify({ package_name: "com.tencent.mm", title: "微信支付", msg: `收款到账${order.data.trade_amount}元，来自张三`, device_name: "smoke-phone" });
-  const rep: Record<string, string> = { from: "smoke-phone", content, timestamp: String(Math.floor(Date.now() / 1000)) };
-  rep.sign = md5Sign(rep, merchant.secret, ["sign"]);
-  const answered = (await (await fetch(`${base}/api/report/${merchant.pid}`, { method: "POST", body: new URLSearchParams(rep) })).json()) as { data?: { outcome?: string } };
-  if (answered.data?.outcome !== "matched") throw new Error(`the operator rule did not pay: ${JSON.stringify(answered)}`);
-  if ((JSON.parse(run("order", "inspect", order.data.trade_no, "--json")) as { status: number }).status !== 2) throw new Error("the rule's order is not paid");
-  step("operator rule (re2js) recognised a message and paid its order");
+  // Under an emulator the step is left out: the engine's 100 ms bound per message is wall time, and
+  // an emulated CPU (qemu-user: 20-40x slower) can spend it on the first match; the engine is the same
+  // JavaScript on every target, so the native run covers it.
+  if (runner.length > 0) step("operator rule: skipped under an emulator (100 ms wall-time bound per message)");
+  else {
+    run("channel", "add", "--pid", String(merchant.pid), "--pay-type", "wxpay", "--code", "w1", "--name", "W", "--qrcode", "wxp://wx");
+    run("rules", "add", "--package", "com.tencent.mm", "--title", "微信支付", "--text", "^收款到账(?<amount>\\d+(?:\\.\\d{1,2})?)元，来自.{1,20}$", "--pay-type", "wxpay");
+    const wx: Record<string, string> = { pid: String(merchant.pid), pay_type: "wxpay", name: "Smoke", money: "2.34", out_trade_no: "S2", notify_url: `http://127.0.0.1:${receiver.port}/n` };
+    wx.sign = md5Sign(wx, merchant.secret, ["sign"]);
+    const order = (await (await fetch(`${base}/xpay/order/create`, { method: "POST", body: new URLSearchParams(wx) })).json()) as { code: number; data: { trade_no: string; trade_amount: string } };
+    if (order.code !== 200) throw new Error(`wxpay create failed: ${JSON.stringify(order)}`);
+    const content = JSON.stringify({ package_name: "com.tencent.mm", title: "微信支付", msg: `收款到账${order.data.trade_amount}元，来自张三`, device_name: "smoke-phone" });
+    const rep: Record<string, string> = { from: "smoke-phone", content, timestamp: String(Math.floor(Date.now() / 1000)) };
+    rep.sign = md5Sign(rep, merchant.secret, ["sign"]);
+    const answered = (await (await fetch(`${base}/api/report/${merchant.pid}`, { method: "POST", body: new URLSearchParams(rep) })).json()) as { data?: { outcome?: string } };
+    if (answered.data?.outcome !== "matched") throw new Error(`the operator rule did not pay: ${JSON.stringify(answered)}`);
+    if ((JSON.parse(run("order", "inspect", order.data.trade_no, "--json")) as { status: number }).status !== 2) throw new Error("the rule's order is not paid");
+    step("operator rule (re2js) recognised a message and paid its order");
+  }
   server.kill("SIGTERM");
   const code = await Promise.race([server.exited, Bun.sleep(10_000 * patience).then(() => "timeout")]);
   if (code !== 0) throw new Error(`serve did not stop cleanly on SIGTERM: ${code}`);

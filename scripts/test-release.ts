@@ -103,7 +103,8 @@ async function main(): Promise<void> {
       stdout: "inherit",
       stderr: "inherit",
     });
-    check(`${t.label} smoke (migrate, create, simulate-pay, notify, rule, SIGTERM)${run.cmd.length ? ` under ${run.cmd.join(" ")}` : ""}`, smoke.exitCode === 0);
+    const steps = run.cmd.length ? "migrate, favicon, create, simulate-pay, notify, SIGTERM" : "migrate, favicon, create, simulate-pay, notify, rule, SIGTERM";
+    check(`${t.label} smoke (${steps})${run.cmd.length ? ` under ${run.cmd.join(" ")}` : ""}`, smoke.exitCode === 0);
   }
 }
 
