@@ -73,6 +73,25 @@ export interface Notification {
   deliveredAt: number | null;
 }
 
+/** One merchant's notification delivery, as the merchants list and `xpay notify health` show it (times ms). */
+export interface MerchantDelivery {
+  pid: number;
+  lastSuccessAt: number | null;
+  /** The first failed attempt after the last success; null while the last attempt succeeded. */
+  failingSince: number | null;
+  lastFailureAt: number | null;
+  /** The last failed attempt's error, or `HTTP <status>` when the answer was not the acknowledgement. */
+  lastError: string;
+  /** Deliveries ever recorded: a resend's outcome is this count now minus the count then. */
+  delivered: number;
+  /** Queue depth: notifications waiting for an attempt (new or retrying). */
+  pending: number;
+  /** Undelivered notifications that failed at least once (retrying or given up): what a resend sends again. */
+  failing: number;
+  /** Given up after the last retry. */
+  givenUp: number;
+}
+
 export interface NotificationAttempt {
   attemptedAt: number; // ms
   durationMs: number;
@@ -353,6 +372,10 @@ export interface Store {
   getNotification(tradeNo: string): Promise<(Notification & { attempts_log: NotificationAttempt[] }) | null>;
   listNotifications(filter: { status?: string; limit?: number }): Promise<Notification[]>;
   nextNotificationDue(): Promise<number | null>;
+  /** Every merchant's delivery (a row for each merchant, zeros when it has none), by pid. */
+  deliveryHealth(pid?: number): Promise<MerchantDelivery[]>;
+  /** Makes every undelivered notification of `pid` that failed at least once due now; returns how many. */
+  requeueFailing(pid: number, nowMs: number): Promise<number>;
 
   /** With `nonce`: a timestamp the client used before stores nothing ({id: 0, duplicate: true, replayed: true}). */
   insertReport(r: ReportRecord, nonce?: NonceClaim): Promise<{ id: number; duplicate: boolean; replayed?: boolean }>;

@@ -19,6 +19,7 @@ import { probeWrite } from "./maintenance.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
+import * as delivery from "./delivery.ts";
 import * as outbox from "./outbox.ts";
 import { payOrder } from "./pay.ts";
 import * as refusals from "./refusals.ts";
@@ -127,6 +128,8 @@ export class PostgresStore implements Store {
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(await this.db(), t);
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(await this.db());
+  deliveryHealth: Store["deliveryHealth"] = async (pid) => delivery.deliveryHealth(await this.db(), pid);
+  requeueFailing: Store["requeueFailing"] = async (pid, now) => delivery.requeueFailing(await this.db(), pid, now);
 
   insertReport: Store["insertReport"] = async (r, nonce) => (await reports.insertReport(await this.db(), r, { nonce })) as { id: number; duplicate: boolean; replayed?: boolean };
   insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(await this.db(), r, { bound, nonce });

@@ -5,6 +5,7 @@
 import type { SQL } from "bun";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
 import { toAttempt, toNotification } from "../sqlite/rows.ts";
+import { noteAttempt } from "./delivery.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
@@ -59,6 +60,7 @@ export function recordAttempt(sql: SQL, id: number, o: AttemptOutcome): Promise<
       UPDATE notifications SET attempts = attempts + 1, status = ${o.status}, next_attempt_at = ${o.nextAttemptAt}, claimed_until = 0,
         delivered_at = CASE WHEN ${o.status}::text = 'delivered' THEN ${a.attemptedAt}::bigint ELSE delivered_at END
       WHERE id = ${id}`;
+    await noteAttempt(tx, id, o);
   });
 }
 

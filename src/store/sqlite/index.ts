@@ -25,6 +25,7 @@ import { SqliteDevStore } from "./dev.ts";
 import * as merchants from "./merchants.ts";
 import * as orders from "./orders.ts";
 import * as outbox from "./outbox.ts";
+import * as delivery from "./delivery.ts";
 import { backupTo, probeWrite } from "./maintenance.ts";
 import { checkIntegrity } from "./integrity.ts";
 import { payOrder } from "./pay.ts";
@@ -202,6 +203,8 @@ export class SqliteStore implements Store {
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(this.db, t);
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(this.db);
+  deliveryHealth: Store["deliveryHealth"] = async (pid) => delivery.deliveryHealth(this.db, pid);
+  requeueFailing: Store["requeueFailing"] = async (pid, now) => delivery.requeueFailing(this.db, pid, now);
 
   insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(this.db, r, { nonce }) as { id: number; duplicate: boolean; replayed?: boolean };
   insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(this.db, r, { bound, nonce });

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
+import { noteAttempt } from "./delivery.ts";
 import { toAttempt, toNotification } from "./rows.ts";
 
 type Row = Record<string, unknown>;
@@ -67,6 +68,7 @@ export function recordAttempt(db: Database, id: number, o: AttemptOutcome): void
          delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
        WHERE id = $id`,
     ).run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
+    noteAttempt(db, id, o);
   }).immediate();
 }
 

@@ -17,6 +17,7 @@ import unmatchedBounds from "./016_unmatched_bounds.ts";
 import loginFailures from "./017_login_failures.ts";
 import ruleTitles from "./018_rule_titles.ts";
 import unmatchedMoney from "./022_unmatched_money.ts";
+import merchantDelivery from "./023_merchant_delivery.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -44,4 +45,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 17, name: "login_failures", sql: loginFailures },
   { version: 18, name: "rule_titles", sql: ruleTitles },
   { version: 22, name: "unmatched_money", sql: unmatchedMoney },
+  { version: 23, name: "merchant_delivery", sql: merchantDelivery },
 ];

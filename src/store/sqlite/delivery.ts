@@ -1,0 +1,63 @@
+// Per-merchant delivery health and the bulk resend (core/notify/health.ts) on SQLite. The per-merchant
+// row (migration 023) is kept by each recorded attempt; the queue is counted from the small partial
+// index of undelivered notifications (014), so neither read touches the delivered rows.
+import type { Database } from "bun:sqlite";
+import type { AttemptOutcome, MerchantDelivery } from "../../core/store.ts";
+
+type Row = Record<string, number | string | null>;
+
+/** The error a failed attempt is known by, as the dashboard words it. */
+export function attemptError(o: AttemptOutcome): string {
+  return o.attempt.error || (o.attempt.httpStatus === null ? "" : `HTTP ${o.attempt.httpStatus}`);
+}
+
+/** Inside recordAttempt's transaction: the merchant's row after this attempt. */
+export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
+  const ok = o.status === "delivered" ? 1 : 0;
+  db.query(
+    `INSERT INTO merchant_delivery (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
+     SELECT o.pid, CASE WHEN $ok THEN $at END, CASE WHEN $ok THEN NULL ELSE $at END, CASE WHEN $ok THEN NULL ELSE $at END,
+            CASE WHEN $ok THEN '' ELSE $err END, $ok
+     FROM notifications n JOIN orders o ON o.trade_no = n.trade_no WHERE n.id = $id
+     ON CONFLICT (pid) DO UPDATE SET
+       last_success_at = CASE WHEN $ok THEN MAX(COALESCE(last_success_at, 0), $at) ELSE last_success_at END,
+       failing_since = CASE WHEN $ok THEN NULL ELSE COALESCE(failing_since, $at) END,
+       last_failure_at = CASE WHEN $ok THEN last_failure_at ELSE $at END,
+       last_error = CASE WHEN $ok THEN last_error ELSE $err END,
+       delivered = delivered + $ok`,
+  ).run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
+}
+
+export function toDelivery(r: Row): MerchantDelivery {
+  const ms = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    pid: Number(r.pid), lastSuccessAt: ms(r.last_success_at), failingSince: ms(r.failing_since), lastFailureAt: ms(r.last_failure_at),
+    lastError: String(r.last_error ?? ""), delivered: Number(r.delivered ?? 0),
+    pending: Number(r.pending ?? 0), failing: Number(r.failing ?? 0), givenUp: Number(r.given_up ?? 0),
+  };
+}
+
+export function deliveryHealth(db: Database, pid?: number): MerchantDelivery[] {
+  const rows = db
+    .query(
+      `SELECT m.pid, d.last_success_at, d.failing_since, d.last_failure_at, d.last_error, d.delivered, q.pending, q.failing, q.given_up
+       FROM merchants m LEFT JOIN merchant_delivery d ON d.pid = m.pid
+       LEFT JOIN (SELECT o.pid, SUM(n.status = 'pending') AS pending, SUM(n.attempts > 0) AS failing, SUM(n.status = 'failed') AS given_up
+                  FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+                  WHERE n.status <> 'delivered' AND ($pid IS NULL OR o.pid = $pid) GROUP BY o.pid) q ON q.pid = m.pid
+       WHERE $pid IS NULL OR m.pid = $pid ORDER BY m.pid`,
+    )
+    .all({ pid: pid ?? null }) as Row[];
+  return rows.map(toDelivery);
+}
+
+/** Rows a worker holds right now (leased) are left to that attempt: resetting them could send twice. */
+export function requeueFailing(db: Database, pid: number, nowMs: number): number {
+  return db
+    .query(
+      `UPDATE notifications SET status = 'pending', next_attempt_at = $now, claimed_until = 0
+       WHERE id IN (SELECT n.id FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+                    WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.claimed_until <= $now AND o.pid = $pid)`,
+    )
+    .run({ pid, now: nowMs }).changes;
+}
