@@ -1,13 +1,15 @@
-// `xpay notify list | show | replay`: the notification outbox. Replay re-queues a row (also a
-// delivered or failed one) for now; a running `serve` picks it up within a second, or
-// `--deliver` sends it from this process when no server runs.
+// `xpay notify list | show | replay | health | resend`: the notification outbox. Replay re-queues a
+// row (also a delivered or failed one) for now; a running `serve` picks it up within a second, or
+// `--deliver` sends it from this process when no server runs. Health and resend are the console's
+// per-merchant delivery view and bulk resend (core/notify/health.ts), audited as `cli`.
 import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
 import { deliverDue } from "../core/notify/deliver.ts";
+import { deliveryState, resendFailingAs } from "../core/notify/health.ts";
 import { replayNotificationAs } from "../core/order-actions.ts";
-import type { Notification } from "../core/store.ts";
-import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
+import type { MerchantDelivery, Notification } from "../core/store.ts";
+import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
 import { showTimeMs } from "./time.ts";
 
@@ -18,6 +20,13 @@ export function notificationView(n: Notification) {
   return {
     trade_no: n.tradeNo, family: n.family, method: n.method, url: n.url, status: n.status, attempts: n.attempts,
     next_attempt_at: n.status === "pending" ? ms(n.nextAttemptAt) : "", created_at: ms(n.createdAt), delivered_at: ms(n.deliveredAt),
+  };
+}
+
+export function deliveryView(d: MerchantDelivery) {
+  return {
+    pid: d.pid, state: deliveryState(d), last_success: ms(d.lastSuccessAt), failing_since: ms(d.failingSince), last_error: d.lastError,
+    pending: d.pending, failing: d.failing, given_up: d.givenUp, delivered: d.delivered,
   };
 }
 
@@ -69,6 +78,42 @@ export function register(program: Command, cli: Cli): void {
       if (!r.ok) throw new CliError(r.refusal.message);
       console.log(`notification for ${tradeNo} re-queued`);
       if (o.deliver) await deliverAndReport(cli, tradeNo);
+    });
+
+  notify
+    .command("health")
+    .description("each merchant's delivery: last success, failing since, last error, queue depth, given up")
+    .addHelpText("after", examples("xpay notify health", "xpay notify health --pid 1001 --json"))
+    .option("--pid <pid>", "one merchant")
+    .option("--json", "print JSON")
+    .action(async (o: { pid?: string; json?: boolean }) => {
+      const pid = intArg("--pid", o.pid, { min: 1 });
+      const rows = (await cli.open().store.deliveryHealth(pid)).map(deliveryView);
+      if (pid !== undefined && rows.length === 0) throw new CliError(`no merchant ${pid}`);
+      if (o.json) return printJson(pid === undefined ? rows : rows[0]);
+      printTable(rows, ["pid", "state", "last_success", "failing_since", "pending", "failing", "given_up", "last_error"]);
+    });
+
+  notify
+    .command("resend")
+    .description("send again every notification of a merchant that failed and is not delivered (retrying or given up), e.g. after its server is fixed")
+    .addHelpText("after", examples('xpay notify resend --pid 1001 --failing --reason "商户已修复通知地址"', 'xpay notify resend --pid 1001 --failing --reason "server back" --deliver'))
+    .requiredOption("--pid <pid>", "the merchant")
+    .option("--failing", "every undelivered notification that failed at least once (the only selection for now; required)")
+    .requiredOption("--reason <text>", "why (kept in the audit log)")
+    .option("--deliver", "send them from this process now (when no `xpay serve` is running)")
+    .option("--json", "print JSON")
+    .action(async (o: { pid: string; failing?: boolean; reason: string; deliver?: boolean; json?: boolean }) => {
+      const pid = requireInt("--pid", o.pid, { min: 1 });
+      if (!o.failing) throw new CliError("say what to resend: --failing (every undelivered notification of the merchant that failed at least once)");
+      const gw = cli.open();
+      const r = await resendFailingAs(gw, CLI_ACTOR, pid, o.reason);
+      if (!r.ok) throw new CliError(r.message);
+      if (o.deliver) await deliverDue(gw);
+      const [now] = await gw.store.deliveryHealth(pid);
+      const out = { pid, requeued: r.requeued, delivered_since: now!.delivered - r.before.delivered, pending: now!.pending };
+      if (o.json) return printJson(out);
+      console.log(`re-queued ${r.requeued} notifications of merchant ${pid}${o.deliver ? `; ${out.delivered_since} delivered, ${out.pending} pending` : " (a running serve sends them within a second)"}`);
     });
 }
 
