@@ -8,6 +8,7 @@ import { reportsEn } from "./reports.en.ts";
 import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
+import { deliveryEn } from "./delivery.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -135,4 +136,5 @@ export const en: Record<TextKey, string> = {
   ...dashboardEn,
   ...clientsEn,
   ...keyedEn,
+  ...deliveryEn,
 };

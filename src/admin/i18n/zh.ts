@@ -9,6 +9,7 @@ import { reportsZh } from "./reports.zh.ts";
 import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
+import { deliveryZh } from "./delivery.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -136,4 +137,5 @@ export const zh = {
   ...dashboardZh,
   ...clientsZh,
   ...keyedZh,
+  ...deliveryZh,
 } as const;

@@ -2,8 +2,11 @@
 // /admin/merchants/:pid: one merchant's name, notification method, cashier-page overrides and V免签
 // notification and return addresses (one form, checked as `xpay merchant set` checks it), its
 // status, the AppSecret and the V2 keys (the public key's fingerprint; a new pair replaces
-// existing keys only with the confirmation ticked).
+// existing keys only with the confirmation ticked). Above them: its API details and income
+// (merchant-api.tsx) and its notification delivery with the bulk resend (merchant-delivery.tsx).
 import { merchantRow, setMerchantActive, updateMerchantOptions } from "../../core/merchant-admin.ts";
+import { merchantDelivery } from "../../core/notify/health.ts";
+import { incomeOf, merchantIncome } from "../../core/stats/merchant-income.ts";
 import { keyFingerprint, newMerchantKeys, rotateSecret } from "../../core/merchant-keys.ts";
 import { MERCHANT_KEYS, MERCHANT_SETTING_KEYS } from "../../core/merchant-settings.ts";
 import { settingDef } from "../../core/settings.ts";
@@ -12,6 +15,8 @@ import type { AdminContext, AdminRoute } from "../context.ts";
 import { seeOther } from "../http.ts";
 import { settingText } from "../i18n/setting-text.ts";
 import { errorAnswer, page } from "../render.tsx";
+import { ApiBox } from "./merchant-api.tsx";
+import { DeliveryBox, deliveryRoutes, watchFrom } from "./merchant-delivery.tsx";
 import { SecretShownOnce } from "./merchant-once.tsx";
 import { type Errors, merchantProblemText } from "./merchant-problems.ts";
 import { choicesOf } from "./settings-problems.ts";
@@ -42,7 +47,7 @@ function OverrideField(p: { ctx: AdminContext; name: string; value: string; glob
   );
 }
 
-async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?: Errors; keysError?: string; notice?: string; status?: number } = {}): Promise<Response> {
+async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?: Errors; keysError?: string; notice?: string; status?: number; deliveryBox?: JSX.Element } = {}): Promise<Response> {
   const row = await merchantRow(ctx.gw, pidOf(ctx));
   if (!row) return errorAnswer(ctx, 404, ctx.t("merchants.not_found"));
   const { merchant: m, orders } = row;
@@ -52,6 +57,8 @@ async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; erro
   const value = (name: string, saved: string) => o.form?.get(name) ?? saved;
   const fingerprint = keyFingerprint(m.rsaPublicKey);
   const base = `/admin/merchants/${m.pid}`;
+  const [delivery, income] = [(await merchantDelivery(ctx.gw, m.pid))!, incomeOf(await merchantIncome(ctx.gw, { pid: m.pid }), m.pid)];
+  const safeDelivery = o.deliveryBox ?? <DeliveryBox ctx={ctx} d={delivery} watch={watchFrom(ctx.query)} />;
   return page(ctx, {
     title: t("merchants.page_title", { pid: m.pid }),
     status: o.status,
@@ -63,6 +70,8 @@ async function merchantPage(ctx: AdminContext, o: { form?: URLSearchParams; erro
           {m.active ? <span class="tag tag-ok" safe>{t("merchants.active")}</span> : <span class="tag tag-danger" safe>{t("merchants.inactive")}</span>}
         </PageHead>
         {o.notice ? <Notice kind="ok" text={o.notice} id="merchant-notice" /> : ""}
+        <ApiBox ctx={ctx} pid={m.pid} income={income} />
+        {safeDelivery}
         <form method="post" action={base} class="card manage-form" id="merchant-form">
           <h2 safe>{t("merchants.settings_heading")}</h2>
           {Object.keys(e).length > 0 ? <Notice kind="error" text={t("merchants.fix_errors")} /> : ""}
@@ -212,4 +221,5 @@ export const merchantActions: AdminRoute[] = [
   { method: "POST", path: "/admin/merchants/:pid/disable", handle: toggle(false) },
   { method: "POST", path: "/admin/merchants/:pid/rotate-secret", handle: rotate },
   { method: "POST", path: "/admin/merchants/:pid/keys", handle: keys },
+  ...deliveryRoutes((ctx, box, status) => merchantPage(ctx, { deliveryBox: box, status })),
 ];

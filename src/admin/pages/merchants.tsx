@@ -1,13 +1,17 @@
 /** @jsxImportSource @kitajs/html */
-// /admin/merchants: every merchant with its status, notification method, V2 keys and order counts,
-// and the form that adds one. A new merchant's AppSecret is answered once, on the page the POST
+// /admin/merchants: every merchant with its status, notification method, V2 keys, order counts,
+// income today / 7 / 30 days and notification delivery, and the form that adds one. A new merchant's AppSecret is answered once, on the page the POST
 // returns (merchant-once.tsx), never through a redirect to a page that could show it again.
 import { addMerchant, type MerchantRow, merchantOverview } from "../../core/merchant-admin.ts";
+import { incomeOf, type MerchantIncome, merchantIncome } from "../../core/stats/merchant-income.ts";
+import type { MerchantDelivery } from "../../core/store.ts";
 import { CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
 import type { Merchant } from "../../core/types.ts";
 import type { AdminContext, AdminPage } from "../context.ts";
 import type { TextKey } from "../i18n/index.ts";
 import { page } from "../render.tsx";
+import { IncomeCell } from "./merchant-api.tsx";
+import { DeliveryCell } from "./merchant-delivery.tsx";
 import { SecretShownOnce } from "./merchant-once.tsx";
 import { merchantActions, merchantPageRoutes } from "./merchant-page.tsx";
 import { type Errors, merchantProblemText } from "./merchant-problems.ts";
@@ -25,7 +29,7 @@ function NotifyMethods(p: { ctx: AdminContext; merchant: Merchant }) {
   );
 }
 
-function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
+function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[]; income: Map<number, MerchantIncome>; delivery: Map<number, MerchantDelivery> }) {
   const { ctx, rows } = p;
   const t = ctx.t;
   return (
@@ -40,6 +44,8 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
             <th safe>{t("merchants.col_v2")}</th>
             <th class="num" safe>{t("merchants.col_orders")}</th>
             <th class="num" safe>{t("merchants.col_today")}</th>
+            <th safe>{t("delivery.col_income")}</th>
+            <th safe>{t("delivery.col")}</th>
             <th safe>{t("merchants.col_created")}</th>
             <th></th>
           </tr>
@@ -47,7 +53,7 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colspan="9" class="empty" safe>{t("merchants.empty")}</td>
+              <td colspan="11" class="empty" safe>{t("merchants.empty")}</td>
             </tr>
           ) : (
             rows.map(({ merchant: m, orders }) => (
@@ -59,6 +65,8 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[] }) {
                 <td>{m.rsaPublicKey ? <span class="tag tag-accent" safe>{t("merchants.v2_set")}</span> : <span class="faint" safe>{t("merchants.v2_none")}</span>}</td>
                 <td class="num" safe>{String(orders.total)}</td>
                 <td class="num" safe>{String(orders.today)}</td>
+                <td class="nowrap"><IncomeCell income={incomeOf(p.income, m.pid)} t={t} /></td>
+                <td>{p.delivery.has(m.pid) ? <DeliveryCell d={p.delivery.get(m.pid)!} t={t} tz={ctx.tz} /> : ""}</td>
                 <td class="nowrap"><Time at={m.createdAt} tz={ctx.tz} /></td>
                 <td class="nowrap"><a class="btn btn-small" href={`/admin/merchants/${m.pid}`} safe>{t("merchants.manage")}</a></td>
               </tr>
@@ -91,6 +99,7 @@ function AddForm(p: { ctx: AdminContext; form?: URLSearchParams; errors?: Errors
 
 async function listPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?: Errors; status?: number } = {}): Promise<Response> {
   const rows = await merchantOverview(ctx.gw);
+  const [income, delivery] = [await merchantIncome(ctx.gw), new Map((await ctx.gw.store.deliveryHealth()).map((d) => [d.pid, d]))];
   const t = ctx.t;
   return page(ctx, {
     title: t("merchants.title"),
@@ -101,7 +110,7 @@ async function listPage(ctx: AdminContext, o: { form?: URLSearchParams; errors?:
         <PageHead title={t("merchants.title")} lead={t("merchants.intro")}>
           <a class="btn btn-primary" href="#merchant-add" safe>{t("merchants.add_heading")}</a>
         </PageHead>
-        <MerchantsTable ctx={ctx} rows={rows} />
+        <MerchantsTable ctx={ctx} rows={rows} income={income} delivery={delivery} />
         <AddForm ctx={ctx} form={o.form} errors={o.errors} />
       </section>
     ),
