@@ -1,15 +1,15 @@
 // Per-merchant delivery health (migration 023's row, kept by each attempt; the queue counted from
 // the undelivered rows) and the bulk resend of one merchant's failing notifications.
 import { expect, test } from "bun:test";
-import type { Store } from "../../src/core/store.ts";
+import type { NotificationAttempt, Store } from "../../src/core/store.ts";
 import { account, type Ctx, merchant, T0 } from "./harness.ts";
 import { paidOrders } from "./outbox.contract.ts";
 
 const MS = T0 * 1000;
-const fail = (at: number, error = "ECONNREFUSED") => ({ attemptedAt: at, durationMs: 1, httpStatus: null, body: "", error, acknowledged: false });
-const ok = (at: number) => ({ attemptedAt: at, durationMs: 1, httpStatus: 200, body: "success", error: "", acknowledged: true });
+const fail = (at: number, error = "ECONNREFUSED"): NotificationAttempt => ({ attemptedAt: at, durationMs: 1, httpStatus: null, body: "", error, acknowledged: false });
+const ok = (at: number): NotificationAttempt => ({ attemptedAt: at, durationMs: 1, httpStatus: 200, body: "success", error: "", acknowledged: true });
 
-async function attempt(s: Store, tradeNo: string, a: ReturnType<typeof fail>, status: "pending" | "delivered" | "failed") {
+async function attempt(s: Store, tradeNo: string, a: NotificationAttempt, status: "pending" | "delivered" | "failed") {
   const n = (await s.getNotification(tradeNo))!;
   await s.recordNotificationAttempt(n.id, { attempt: a, status, nextAttemptAt: a.attemptedAt + 60_000 });
 }

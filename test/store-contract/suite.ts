@@ -14,6 +14,7 @@ import { deliveryContract } from "./delivery.contract.ts";
 import { devContract } from "./dev.contract.ts";
 import { devicesContract } from "./devices.contract.ts";
 import type { Ctx, StoreFactory } from "./harness.ts";
+import { orderTotalsContract } from "./order-totals.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
@@ -54,6 +55,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     concurrencyContract(ctx);
     adminContract(ctx);
     browseContract(ctx);
+    orderTotalsContract(ctx);
     statsContract(ctx);
     alertsContract(ctx);
     rulesContract(ctx);

@@ -20,10 +20,35 @@ export interface OrderQuery {
   to?: number;
   /** Exact platform number, merchant number, or payable amount (cents): any of them matches. */
   search?: { tradeNo?: string; outTradeNo?: string; tradeAmount?: number };
+  /** The payer's address as the order recorded it (clientip), exact. */
+  clientIp?: string;
+  /** The order amount (cents), both ends included. */
+  amountMin?: number;
+  amountMax?: number;
+  /** Paid at or after / before (unix seconds, `paidTo` exclusive): only paid orders. */
+  paidFrom?: number;
+  paidTo?: number;
   after?: OrderCursor;
   limit: number;
   /** The clock that decides pending against timed out. */
   now: number;
+}
+
+/** The whole filter's figures (the orders list's line above the table). */
+export interface OrderTotals {
+  count: number;
+  /** Sum of the orders' amounts, cents. */
+  amount: number;
+  paidCount: number;
+  /** Sum of the paid orders' payable amounts (the money received), cents. */
+  paidAmount: number;
+}
+
+/** An order's notification as a list shows it; orders without a notify_url have none. */
+export interface NotificationState {
+  tradeNo: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
 }
 
 export interface ReportQuery {
@@ -73,6 +98,10 @@ export interface AttentionRows {
 
 export interface BrowseStore {
   searchOrders(q: OrderQuery): Promise<Order[]>;
+  /** Count and sums of every order under the filter (no paging). */
+  orderTotals(q: Omit<OrderQuery, "after" | "limit">): Promise<OrderTotals>;
+  /** The notifications of these orders (those that have one). */
+  notificationStates(tradeNos: string[]): Promise<NotificationState[]>;
   getReport(id: number): Promise<StoredReport | null>;
   /** Reports that named or paid this order, oldest first. */
   reportsForOrder(tradeNo: string, limit: number): Promise<StoredReport[]>;

@@ -4,6 +4,7 @@
 // merchant up to date: its last success, since when it has failed without one, its last error,
 // and a running count of deliveries (a resend's outcome is the count now minus the count then).
 // The backfill reads the history once; attempts newer than the last success make "failing since".
+// The orders list finds a payer's orders by address (clientip), newest first: an index of its own.
 export default `
 CREATE TABLE merchant_delivery (
   pid             INTEGER PRIMARY KEY REFERENCES merchants (pid),
@@ -24,4 +25,6 @@ UPDATE merchant_delivery SET last_error = COALESCE((
   FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id JOIN orders o ON o.trade_no = n.trade_no
   WHERE o.pid = merchant_delivery.pid AND a.attempted_at = merchant_delivery.last_failure_at AND a.acknowledged = 0 LIMIT 1), '')
 WHERE last_failure_at IS NOT NULL;
+
+CREATE INDEX orders_by_clientip ON orders (clientip, created_at);
 `;

@@ -2,7 +2,7 @@
 // without SQLite's planner hints (`+column`, INDEXED BY); PostgreSQL picks the indexes of
 // migrations 010, 011 and 014 itself. Filters are built from the fields given, each a parameter.
 import type { SQL } from "bun";
-import type { AttentionRows, BrowseStore, CandidateQuery, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
+import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toNotification, toOrder, toReport } from "../sqlite/rows.ts";
@@ -15,8 +15,8 @@ function params() {
   return { values, p: (v: string | number, type: "bigint" | "text") => (values.push(v), `$${values.length}::${type}`) };
 }
 
-export async function searchOrders(sql: SQL, q: OrderQuery): Promise<Order[]> {
-  const { values, p } = params();
+/** The filter's conditions (not the page position): shared by the page, the totals and the export. */
+function orderWhere(q: Omit<OrderQuery, "after" | "limit">, p: ReturnType<typeof params>["p"]): string[] {
   const where: string[] = [];
   if (q.status === 1) where.push(`status = 1 AND expire_time >= ${p(q.now, "bigint")}`);
   // The sweeper writes 4 within seconds; a pending row past its expiry reads as timed out meanwhile.
@@ -34,9 +34,36 @@ export async function searchOrders(sql: SQL, q: OrderQuery): Promise<Order[]> {
     if (q.search.tradeAmount !== undefined) arms.push(`trade_amount = ${p(q.search.tradeAmount, "bigint")}`);
     if (arms.length) where.push(`(${arms.join(" OR ")})`);
   }
+  if (q.clientIp !== undefined) where.push(`clientip = ${p(q.clientIp, "text")}`);
+  if (q.amountMin !== undefined) where.push(`amount >= ${p(q.amountMin, "bigint")}`);
+  if (q.amountMax !== undefined) where.push(`amount <= ${p(q.amountMax, "bigint")}`);
+  if (q.paidFrom !== undefined) where.push(`status = 2 AND paid_at >= ${p(q.paidFrom, "bigint")}`);
+  if (q.paidTo !== undefined) where.push(`status = 2 AND paid_at < ${p(q.paidTo, "bigint")}`);
+  return where;
+}
+
+export async function searchOrders(sql: SQL, q: OrderQuery): Promise<Order[]> {
+  const { values, p } = params();
+  const where = orderWhere(q, p);
   if (q.after) where.push(`(created_at, trade_no) < (${p(q.after.createdAt, "bigint")}, ${p(q.after.tradeNo, "text")})`);
   const text = `SELECT * FROM orders ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT ${p(q.limit, "bigint")}`;
   return ((await sql.unsafe(text, values)) as Row[]).map(toOrder);
+}
+
+export async function orderTotals(sql: SQL, q: Omit<OrderQuery, "after" | "limit">): Promise<OrderTotals> {
+  const { values, p } = params();
+  const where = orderWhere(q, p);
+  const text = `SELECT COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount, COUNT(*) FILTER (WHERE status = 2) AS paid_n,
+      COALESCE(SUM(trade_amount) FILTER (WHERE status = 2), 0) AS paid_amount
+    FROM orders ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`;
+  const [row] = (await sql.unsafe(text, values)) as Row[];
+  return { count: Number(row!.n), amount: Number(row!.amount), paidCount: Number(row!.paid_n), paidAmount: Number(row!.paid_amount) };
+}
+
+export async function notificationStates(sql: SQL, tradeNos: string[]): Promise<NotificationState[]> {
+  if (tradeNos.length === 0) return [];
+  const rows = await sql`SELECT trade_no, status, attempts FROM notifications WHERE trade_no = ANY(${tradeNos}::text[])`;
+  return rows.map((r: Row) => ({ tradeNo: String(r.trade_no), status: r.status as NotificationState["status"], attempts: Number(r.attempts) }));
 }
 
 export async function getReport(sql: SQL, id: number): Promise<StoredReport | null> {
@@ -108,6 +135,8 @@ export async function attention(sql: SQL, o: { since: number; limit: number; min
 export function browseStore(db: () => Promise<SQL>): BrowseStore {
   return {
     searchOrders: async (q) => searchOrders(await db(), q),
+    orderTotals: async (q) => orderTotals(await db(), q),
+    notificationStates: async (t) => notificationStates(await db(), t),
     getReport: async (id) => getReport(await db(), id),
     reportsForOrder: async (t, limit) => reportsForOrder(await db(), t, limit),
     searchReports: async (q) => searchReports(await db(), q),

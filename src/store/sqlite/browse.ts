@@ -1,7 +1,7 @@
 // The operator's read side (core/browse/store.ts) on SQLite: every query walks an index in the
 // order it returns rows, so a filtered page of a million orders reads about one page of rows.
 import type { Database } from "bun:sqlite";
-import type { AttentionRows, BrowseStore, CandidateQuery, OrderQuery, ReportQuery } from "../../core/browse/store.ts";
+import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toNotification, toOrder, toReport } from "./rows.ts";
@@ -27,9 +27,9 @@ function searchClause(s: NonNullable<OrderQuery["search"]>, bind: Bind): string 
   return arms.length === 0 ? null : `trade_no IN (${arms.join(" UNION ")})`;
 }
 
-export function searchOrders(db: Database, q: OrderQuery): Order[] {
+/** The filter's conditions (not the page position): shared by the page, the totals and the export. */
+export function orderWhere(q: Omit<OrderQuery, "after" | "limit">, bind: Bind): string[] {
   const where: string[] = [];
-  const bind: Bind = { limit: q.limit };
   if (q.status === 1) {
     where.push("status = 1 AND expire_time >= $now");
     bind.now = q.now;
@@ -67,13 +67,68 @@ export function searchOrders(db: Database, q: OrderQuery): Order[] {
     const clause = searchClause(q.search, bind);
     if (clause) where.push(clause);
   }
+  if (q.clientIp !== undefined) {
+    where.push("clientip = $clientip"); // orders_by_clientip (migration 023)
+    bind.clientip = q.clientIp;
+  }
+  // A range of amounts matches many orders: walk created_at and skip the others.
+  if (q.amountMin !== undefined) {
+    where.push("+amount >= $amount_min");
+    bind.amount_min = q.amountMin;
+  }
+  if (q.amountMax !== undefined) {
+    where.push("+amount <= $amount_max");
+    bind.amount_max = q.amountMax;
+  }
+  if (q.paidFrom !== undefined || q.paidTo !== undefined) {
+    where.push("status = 2 AND paid_at >= $paid_from AND paid_at < $paid_to");
+    bind.paid_from = q.paidFrom ?? 0;
+    bind.paid_to = q.paidTo ?? Number.MAX_SAFE_INTEGER;
+  }
+  return where;
+}
+
+/**
+ * A paid-time range reads the paid orders' index (orders_paid_stats, by paid_at) and sorts what it
+ * finds; walking created_at would read every paid order created since the range. A search or a
+ * payer address is narrower still and keeps its own index.
+ */
+function ordersFrom(q: Omit<OrderQuery, "after" | "limit">): string {
+  const paidRange = q.paidFrom !== undefined || q.paidTo !== undefined;
+  return paidRange && !q.search && q.clientIp === undefined ? "orders INDEXED BY orders_paid_stats" : "orders";
+}
+
+export function searchOrders(db: Database, q: OrderQuery): Order[] {
+  const bind: Bind = { limit: q.limit };
+  const where = orderWhere(q, bind);
   if (q.after) {
     where.push("(created_at, trade_no) < ($after_at, $after_no)");
     bind.after_at = q.after.createdAt;
     bind.after_no = q.after.tradeNo;
   }
-  const sql = `SELECT * FROM orders ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT $limit`;
+  const sql = `SELECT * FROM ${ordersFrom(q)} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT $limit`;
   return (db.query(sql).all(bind) as Row[]).map(toOrder);
+}
+
+export function orderTotals(db: Database, q: Omit<OrderQuery, "after" | "limit">): OrderTotals {
+  const bind: Bind = {};
+  const where = orderWhere(q, bind);
+  const row = db
+    .query(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount, COALESCE(SUM(status = 2), 0) AS paid_n,
+              COALESCE(SUM(CASE WHEN status = 2 THEN trade_amount END), 0) AS paid_amount
+       FROM ${ordersFrom(q)} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+    )
+    .get(bind) as Record<string, number>;
+  return { count: Number(row.n), amount: Number(row.amount), paidCount: Number(row.paid_n), paidAmount: Number(row.paid_amount) };
+}
+
+export function notificationStates(db: Database, tradeNos: string[]): NotificationState[] {
+  if (tradeNos.length === 0) return [];
+  const rows = db
+    .query("SELECT trade_no, status, attempts FROM notifications WHERE trade_no IN (SELECT value FROM json_each($t))")
+    .all({ t: JSON.stringify(tradeNos) }) as { trade_no: string; status: NotificationState["status"]; attempts: number }[];
+  return rows.map((r) => ({ tradeNo: r.trade_no, status: r.status, attempts: Number(r.attempts) }));
 }
 
 export function getReport(db: Database, id: number): StoredReport | null {
@@ -158,6 +213,8 @@ export function attention(db: Database, o: { since: number; limit: number; minAt
 export function browseStore(db: Database): BrowseStore {
   return {
     searchOrders: async (q) => searchOrders(db, q),
+    orderTotals: async (q) => orderTotals(db, q),
+    notificationStates: async (t) => notificationStates(db, t),
     getReport: async (id) => getReport(db, id),
     reportsForOrder: async (t, limit) => reportsForOrder(db, t, limit),
     searchReports: async (q) => searchReports(db, q),

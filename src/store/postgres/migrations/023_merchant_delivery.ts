@@ -19,4 +19,6 @@ UPDATE merchant_delivery SET last_error = COALESCE((
   FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id JOIN orders o ON o.trade_no = n.trade_no
   WHERE o.pid = merchant_delivery.pid AND a.attempted_at = merchant_delivery.last_failure_at AND a.acknowledged = 0 LIMIT 1), '')
 WHERE last_failure_at IS NOT NULL;
+
+CREATE INDEX orders_by_clientip ON orders (clientip, created_at);
 `;
