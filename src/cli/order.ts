@@ -72,6 +72,7 @@ export function register(program: Command, cli: Cli): Command {
         "xpay order list --status expired --from 2026-11-01 --to 2026-11-23",
         "xpay order list --search 9.98   # payable amount 9.98 (or out_trade_no 9.98)",
         "xpay order list --search M20261123-0042",
+        "xpay order list --ip 203.0.113.7 --amount-min 50 --amount-max 100 --paid-from 2026-11-23",
       ),
     )
     .option("--pid <pid>", "only this merchant")
@@ -81,11 +82,19 @@ export function register(program: Command, cli: Cli): Command {
     .option("--from <date>", "created on or after: 2026-11-23 or \"2026-11-23 14:30\" (in the timezone setting)")
     .option("--to <date>", "created up to the end of this day (or before this time)")
     .option("--search <text>", "a trade_no (20 digits), an amount in yuan (9.98) or an out_trade_no")
+    .option("--ip <address>", "only orders of this payer address (clientip)")
+    .option("--amount-min <yuan>", "order amount at least (yuan, e.g. 10 or 9.98)")
+    .option("--amount-max <yuan>", "order amount at most (yuan)")
+    .option("--paid-from <date>", "paid on or after (date or date and time; paid orders only)")
+    .option("--paid-to <date>", "paid up to the end of this day (or before this time)")
     .option("--limit <n>", "at most n orders", "50")
     .option("--json", "print JSON")
-    .action(async (o: { pid?: string; status?: string; payType?: string; account?: string; from?: string; to?: string; search?: string; limit: string; json?: boolean }) => {
+    .action(async (o: { pid?: string; status?: string; payType?: string; account?: string; from?: string; to?: string; search?: string; ip?: string; amountMin?: string; amountMax?: string; paidFrom?: string; paidTo?: string; limit: string; json?: boolean }) => {
       const gw = cli.open();
-      const typed: Record<OrderFilterField, string | undefined> = { status: o.status, pid: o.pid, pay_type: o.payType, account: o.account, from: o.from, to: o.to, q: o.search, after: undefined };
+      const typed: Record<OrderFilterField, string | undefined> = {
+        status: o.status, pid: o.pid, pay_type: o.payType, account: o.account, from: o.from, to: o.to, q: o.search,
+        ip: o.ip, amount_min: o.amountMin, amount_max: o.amountMax, paid_from: o.paidFrom, paid_to: o.paidTo, after: undefined,
+      };
       const parsed = parseOrderFilter(typed, shownTimeZone());
       for (const [field, flag] of Object.entries(FILTER_FLAGS) as [OrderFilterField, string][]) {
         const bad = parsed.problems[field];
@@ -133,4 +142,5 @@ export function register(program: Command, cli: Cli): Command {
 /** The filter's fields as this command names them. */
 const FILTER_FLAGS: Partial<Record<OrderFilterField, string>> = {
   status: "--status", pid: "--pid", pay_type: "--pay-type", account: "--account", from: "--from", to: "--to", q: "--search",
+  ip: "--ip", amount_min: "--amount-min", amount_max: "--amount-max", paid_from: "--paid-from", paid_to: "--paid-to",
 };

@@ -43,7 +43,8 @@ function notificationState(n: Notification) {
   return { status: n.status, attempts: n.attempts, next_attempt_at_ms: n.status === "pending" ? n.nextAttemptAt : null };
 }
 
-export async function closeOrderAs(gw: Gateway, actor: Actor, tradeNo: string): Promise<ActionResult<Order>> {
+/** `reason`: given by a bulk close (core/order-bulk.ts), kept in each order's audit entry. */
+export async function closeOrderAs(gw: Gateway, actor: Actor, tradeNo: string, reason?: string): Promise<ActionResult<Order>> {
   const before = await gw.store.getOrder(tradeNo);
   if (!before) return refuse("no_order", `no order ${tradeNo}`);
   const r = await cancelOrder(gw, before);
@@ -52,19 +53,19 @@ export async function closeOrderAs(gw: Gateway, actor: Actor, tradeNo: string): 
     return refuse(effectiveStatus(fresh, gw.clock.now()) === OrderStatus.Pending ? "changed" : "not_pending", r.reason);
   }
   const after = (await gw.store.getOrder(tradeNo))!;
-  await audit(gw, { actor, action: "order.close", target: target(tradeNo), before: orderState(before, gw.clock.now()), after: orderState(after, gw.clock.now()) });
+  await audit(gw, { actor, action: "order.close", target: target(tradeNo), reason, before: orderState(before, gw.clock.now()), after: orderState(after, gw.clock.now()) });
   return { ok: true, value: after };
 }
 
 /** Due now (also when delivered or given up); the worker in this process is woken at once. */
-export async function replayNotificationAs(gw: Gateway, actor: Actor, tradeNo: string): Promise<ActionResult<Notification>> {
+export async function replayNotificationAs(gw: Gateway, actor: Actor, tradeNo: string, reason?: string): Promise<ActionResult<Notification>> {
   const before = await gw.store.getNotification(tradeNo);
   if (!before || !(await gw.store.requeueNotification(tradeNo, gw.clock.nowMs()))) {
     return refuse("no_notification", `no notification for order ${tradeNo} (an order without notify_url has none)`);
   }
   gw.notificationQueued();
   const after = (await gw.store.getNotification(tradeNo))!;
-  await audit(gw, { actor, action: "notification.replay", target: target(tradeNo), before: notificationState(before), after: notificationState(after) });
+  await audit(gw, { actor, action: "notification.replay", target: target(tradeNo), reason, before: notificationState(before), after: notificationState(after) });
   return { ok: true, value: after };
 }
 

@@ -9,6 +9,7 @@ import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
+import { olistEn } from "./olist.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -137,4 +138,5 @@ export const en: Record<TextKey, string> = {
   ...clientsEn,
   ...keyedEn,
   ...deliveryEn,
+  ...olistEn,
 };

@@ -10,6 +10,7 @@ import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
+import { olistZh } from "./olist.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -138,4 +139,5 @@ export const zh = {
   ...clientsZh,
   ...keyedZh,
   ...deliveryZh,
+  ...olistZh,
 } as const;

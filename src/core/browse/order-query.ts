@@ -9,7 +9,7 @@ import type { Order } from "../types.ts";
 import { parseLocalTime } from "./local-time.ts";
 import type { OrderCursor, OrderQuery } from "./store.ts";
 
-export const ORDER_FILTER_FIELDS = ["status", "pid", "pay_type", "account", "from", "to", "q", "after"] as const;
+export const ORDER_FILTER_FIELDS = ["status", "pid", "pay_type", "account", "from", "to", "q", "ip", "amount_min", "amount_max", "paid_from", "paid_to", "after"] as const;
 export type OrderFilterField = (typeof ORDER_FILTER_FIELDS)[number];
 /** The filter as typed; an empty or missing value is "any". */
 export type OrderFilterInput = Partial<Record<OrderFilterField, string | null | undefined>>;
@@ -24,6 +24,9 @@ export type OrderFilterCode =
   | "bad_date"
   | "range_reversed"
   | "bad_search"
+  | "bad_ip"
+  | "bad_amount"
+  | "amount_reversed"
   | "bad_cursor";
 
 export interface OrderFilterProblem {
@@ -120,6 +123,29 @@ export function parseOrderFilter(input: OrderFilterInput, zone: string, known: K
     const search = classifySearch(values.q);
     if (!search) problems.q = problem("bad_search", `must be a trade_no, an amount such as 9.98, or an out_trade_no (1-${SEARCH_MAX} printable ASCII characters)`);
     else filter.search = search;
+  }
+  if (values.ip !== undefined) {
+    // As the order recorded it (the merchant's clientip), so any address spelling a merchant sends.
+    if (!/^[0-9A-Za-z.:_%-]{1,64}$/.test(values.ip)) problems.ip = problem("bad_ip", "must be an IP address such as 203.0.113.7");
+    else filter.clientIp = values.ip;
+  }
+  for (const [f, key] of [["amount_min", "amountMin"], ["amount_max", "amountMax"]] as const) {
+    if (values[f] === undefined) continue;
+    const cents = parseYuan(values[f]!.replace(/^[¥￥]\s*/, "").replace(/\s*元$/, ""));
+    if (cents === null) problems[f] = problem("bad_amount", "must be an amount in yuan such as 9.98");
+    else filter[key] = cents;
+  }
+  if (filter.amountMin !== undefined && filter.amountMax !== undefined && filter.amountMax < filter.amountMin) {
+    problems.amount_max = problem("amount_reversed", "must not be below the smallest amount");
+  }
+  for (const [f, key] of [["paid_from", "paidFrom"], ["paid_to", "paidTo"]] as const) {
+    if (values[f] === undefined) continue;
+    const t = parseLocalTime(values[f]!, zone, { endOfDay: f === "paid_to" });
+    if (t === null) problems[f] = problem("bad_date", `must be a date (2026-11-23) or a date and time (2026-11-23 14:30) in ${zone}`);
+    else filter[key] = t;
+  }
+  if (filter.paidFrom !== undefined && filter.paidTo !== undefined && filter.paidTo <= filter.paidFrom) {
+    problems.paid_to = problem("range_reversed", "must be after the start of the range");
   }
   if (values.after !== undefined) {
     const c = parseCursor(values.after);
