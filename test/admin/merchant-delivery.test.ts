@@ -39,9 +39,10 @@ describe("merchants list", () => {
     expect(row).toContain("¥6.50");
     expect(row).toContain("3 笔");
     expect(row).toContain('data-delivery="failing"');
-    expect(row).toContain("从未成功");
+    expect(row).toContain("从未送达成功");
     expect(row).toContain("HTTP 503");
-    expect(row).toContain("待发送 3 · 失败 3 · 已放弃 0");
+    expect(row).toContain("待发送 3 · 失败未送达 3");
+    expect(row).not.toContain("已放弃");
     const quiet = html.slice(html.indexOf('data-pid="1002"'));
     expect(quiet).toContain('data-delivery="idle"');
   });
@@ -81,6 +82,7 @@ describe("merchant page", () => {
     expect(box).toContain("已重新排队 3 条，0 条已送达，3 条待发送");
     const poll = box.match(/hx-get="([^"]+)"/)![1]!.replaceAll("&amp;", "&");
     expect(box).toContain('hx-trigger="every 2s"');
+    expect(box).not.toContain('id="resend-form"'); // no form while it polls
     const audit = (await auditRows(h)).at(-1)!;
     expect(audit).toMatchObject({ actor: "alice", action: "notification.resend_failing", target: "merchant:1001", reason: "商户已修复服务器" });
     expect(audit.after).toEqual({ requeued: 3 });
@@ -88,6 +90,7 @@ describe("merchant page", () => {
     expect(await deliverDue(h.gw)).toEqual({ attempted: 3, delivered: 3 });
     const after = await (await h.get(poll, HX)).text();
     expect(after).toContain("已重新排队 3 条，3 条已送达");
+    expect(after).toContain('data-delivery="ok"'); // the whole box follows
     expect(after).not.toContain("hx-get"); // done: it stops polling
     const list = await (await h.get("/admin/merchants")).text();
     expect(list.slice(list.indexOf('data-pid="1001"'), list.indexOf('data-pid="1002"'))).toContain('data-delivery="ok"');

@@ -4,7 +4,7 @@ export const olistZh = {
   "olist.f_ip": "付款 IP",
   "olist.f_ip_placeholder": "如 203.0.113.7",
   "olist.f_amount_min": "订单金额从（元）",
-  "olist.f_amount_max": "至（元）",
+  "olist.f_amount_max": "订单金额至（元）",
   "olist.f_amount_placeholder": "如 10.00",
   "olist.f_paid_from": "支付日期从",
   "olist.f_paid_to": "至（含当天）",

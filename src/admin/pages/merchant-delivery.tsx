@@ -4,7 +4,7 @@
 // reason, audited with the count), and the outcome that updates itself without a reload (GET
 // :pid/delivery polls while notifications of the resend still wait). The outcome counts deliveries
 // of the merchant since the resend (the row's running count now minus then), so it is exact for
-// the resent rows plus any new order paid meanwhile, and costs one row read per poll.
+// the resent rows plus any new order paid meanwhile, and costs two small reads per poll.
 import { deliveryState, merchantDelivery, resendFailingAs } from "../../core/notify/health.ts";
 import type { MerchantDelivery } from "../../core/store.ts";
 import { attr, CsrfInput, Notice, Time } from "../components.tsx";
@@ -29,18 +29,20 @@ function StateTag(p: { d: MerchantDelivery; t: Translate }) {
 /** The merchants list's cell: state, last success, failing since with the last error, the queue. */
 export function DeliveryCell(p: { d: MerchantDelivery; t: Translate; tz: string }) {
   const { d, t } = p;
+  const state = deliveryState(d);
   return (
     <div class="delivery-cell">
       <StateTag d={d} t={t} />
-      <span class="cell-sub">
-        <span safe>{t("delivery.last_success")}</span> {d.lastSuccessAt === null ? <span safe>{t("delivery.never")}</span> : <Time at={sec(d.lastSuccessAt)} tz={p.tz} />}
-      </span>
+      {d.lastSuccessAt !== null ? (
+        <span class="cell-sub"><span safe>{t("delivery.last_success")}</span> <Time at={sec(d.lastSuccessAt)} tz={p.tz} /></span>
+      ) : state === "failing" ? <span class="cell-sub" safe>{t("delivery.never")}</span> : ""}
       {d.failingSince !== null ? (
         <span class="cell-sub delivery-failing">
           <span safe>{t("delivery.failing_since")}</span> <Time at={sec(d.failingSince)} tz={p.tz} /> · <span class="mono" safe>{d.lastError}</span>
         </span>
       ) : ""}
-      {d.pending + d.failing + d.givenUp > 0 ? <span class="cell-sub" safe>{t("delivery.queue", { pending: d.pending, failing: d.failing, given_up: d.givenUp })}</span> : ""}
+      {d.pending + d.failing > 0 ? <span class="cell-sub" safe>{t("delivery.queue", { pending: d.pending, failing: d.failing })}</span> : ""}
+      {d.givenUp > 0 ? <span class="cell-sub delivery-failing" safe>{t("delivery.given_up", { n: d.givenUp })}</span> : ""}
     </div>
   );
 }
@@ -53,34 +55,36 @@ export interface ResendWatch {
   at: number;
 }
 
-/** "已重新排队 28 条，3 条已送达，25 条待发送", polling itself while some wait. */
+const watching = (ctx: AdminContext, d: MerchantDelivery, w?: ResendWatch) => !!w && d.pending > 0 && ctx.gw.clock.nowMs() - w.at < WATCH_MS;
+
+/** "已重新排队 28 条，3 条已送达，25 条待发送". */
 function ResendProgress(p: { ctx: AdminContext; d: MerchantDelivery; w: ResendWatch }) {
   const { ctx, d, w } = p;
   const delivered = Math.max(0, d.delivered - w.base);
-  const waiting = d.pending > 0 && ctx.gw.clock.nowMs() - w.at < WATCH_MS;
-  const next = `/admin/merchants/${d.pid}/delivery?requeued=${w.requeued}&base=${w.base}&at=${w.at}`;
+  const waiting = watching(ctx, d, w);
   const text = waiting
     ? ctx.t("delivery.progress", { n: w.requeued, delivered, pending: d.pending })
     : ctx.t("delivery.progress_done", { n: w.requeued, delivered });
-  return (
-    <p id="resend-progress" class={`notice ${waiting ? "notice-info" : "notice-ok"}`} role="status" aria-live="polite"
-      hx-get={waiting ? next : undefined} hx-trigger={waiting ? `every ${POLL_SECONDS}s` : undefined} hx-swap="outerHTML" safe>
-      {text}
-    </p>
-  );
+  return <p id="resend-progress" class={`notice ${waiting ? "notice-info" : "notice-ok"}`} role="status" aria-live="polite" safe>{text}</p>;
 }
 
+/**
+ * The box polls itself (GET :pid/delivery) while a resend's notifications wait, so its state and
+ * counts follow; meanwhile it offers no form (a poll would wipe a reason being typed).
+ */
 export function DeliveryBox(p: { ctx: AdminContext; d: MerchantDelivery; watch?: ResendWatch; reason?: string; reasonError?: string; refusal?: string }) {
-  const { ctx, d } = p;
+  const { ctx, d, watch: w } = p;
   const t = ctx.t;
   const path = `/admin/merchants/${d.pid}/resend`;
+  const waiting = watching(ctx, d, w);
+  const next = w ? `/admin/merchants/${d.pid}/delivery?requeued=${w.requeued}&base=${w.base}&at=${w.at}` : "";
   return (
-    <section class="card" id="merchant-delivery">
+    <section class="card" id="merchant-delivery" hx-get={waiting ? next : undefined} hx-trigger={waiting ? `every ${POLL_SECONDS}s` : undefined} hx-swap="outerHTML">
       <h2 safe>{t("delivery.heading")}</h2>
       <DeliveryCell d={d} t={t} tz={ctx.tz} />
-      {p.watch ? <ResendProgress ctx={ctx} d={d} w={p.watch} /> : ""}
+      {w ? <ResendProgress ctx={ctx} d={d} w={w} /> : ""}
       {p.refusal ? <Notice kind="error" text={p.refusal} id="resend-refusal" /> : ""}
-      {d.failing > 0 ? (
+      {d.failing > 0 && !waiting ? (
         <form method="post" action={path} hx-post={path} hx-target="#merchant-delivery" hx-swap="outerHTML" hx-confirm={attr(t("delivery.resend_confirm"))} id="resend-form">
           <p class="muted" safe>{t("delivery.hint")}</p>
           <CsrfInput csrf={ctx.csrf} />
@@ -126,8 +130,7 @@ async function resend(ctx: AdminContext, pageWith: PageWithBox): Promise<Respons
 async function poll(ctx: AdminContext): Promise<Response> {
   const d = await merchantDelivery(ctx.gw, pidOf(ctx));
   if (!d) return errorAnswer(ctx, 404, ctx.t("merchants.not_found"));
-  const w = watchFrom(ctx.query);
-  return fragment(w ? <ResendProgress ctx={ctx} d={d} w={w} /> : <DeliveryBox ctx={ctx} d={d} />);
+  return fragment(<DeliveryBox ctx={ctx} d={d} watch={watchFrom(ctx.query)} />);
 }
 
 export function deliveryRoutes(pageWith: PageWithBox): AdminRoute[] {

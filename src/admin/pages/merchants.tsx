@@ -61,13 +61,13 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[]; income: Map
                 <td class="num mono"><a href={`/admin/merchants/${m.pid}`} safe>{String(m.pid)}</a></td>
                 <td class="wrap" safe>{m.name}</td>
                 <td>{m.active ? <span class="tag tag-ok" safe>{t("merchants.active")}</span> : <span class="tag tag-danger" safe>{t("merchants.inactive")}</span>}</td>
-                <td class="nowrap"><NotifyMethods ctx={ctx} merchant={m} /></td>
-                <td>{m.rsaPublicKey ? <span class="tag tag-accent" safe>{t("merchants.v2_set")}</span> : <span class="faint" safe>{t("merchants.v2_none")}</span>}</td>
-                <td class="num" safe>{String(orders.total)}</td>
-                <td class="num" safe>{String(orders.today)}</td>
-                <td class="nowrap"><IncomeCell income={incomeOf(p.income, m.pid)} t={t} /></td>
-                <td>{p.delivery.has(m.pid) ? <DeliveryCell d={p.delivery.get(m.pid)!} t={t} tz={ctx.tz} /> : ""}</td>
-                <td class="nowrap"><Time at={m.createdAt} tz={ctx.tz} /></td>
+                <td class="nowrap m-hide-phone"><NotifyMethods ctx={ctx} merchant={m} /></td>
+                <td class="m-hide-phone">{m.rsaPublicKey ? <span class="tag tag-accent" safe>{t("merchants.v2_set")}</span> : <span class="faint" safe>{t("merchants.v2_none")}</span>}</td>
+                <td class="num m-hide-phone" safe>{String(orders.total)}</td>
+                <td class="num m-hide-phone" safe>{String(orders.today)}</td>
+                <td class="nowrap m-wide"><IncomeCell income={incomeOf(p.income, m.pid)} t={t} /></td>
+                <td class="m-wide">{p.delivery.has(m.pid) ? <DeliveryCell d={p.delivery.get(m.pid)!} t={t} tz={ctx.tz} /> : ""}</td>
+                <td class="nowrap m-hide-phone"><Time at={m.createdAt} tz={ctx.tz} /></td>
                 <td class="nowrap"><a class="btn btn-small" href={`/admin/merchants/${m.pid}`} safe>{t("merchants.manage")}</a></td>
               </tr>
             ))
