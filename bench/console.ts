@@ -17,6 +17,7 @@ import { startSession } from "../src/core/admin/sessions.ts";
 import { attentionList } from "../src/core/browse/attention.ts";
 import { clientStates } from "../src/core/monitor-clients.ts";
 import { dashboardStats } from "../src/core/stats/dashboard.ts";
+import { merchantIncome } from "../src/core/stats/merchant-income.ts";
 import { accountsNearDayLimit } from "../src/core/stats/day-limits.ts";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
@@ -125,6 +126,30 @@ try {
   for (const [what, url, q] of lists) {
     if (orderPage && url) row(`GET /admin/orders, ${what}`, await time(() => get(url)));
     row(`  store.browse.searchOrders, ${what}`, await time(() => gw.store.browse.searchOrders(typeof q === "function" ? q() : q)));
+  }
+  // Issue 28: merchants with income and delivery health, the orders list's totals, newer filters and CSV.
+  row("GET /admin/merchants (income 1/7/30 d, delivery health)", await time(() => get("/admin/merchants")));
+  row("  merchantIncome (every merchant, 3 ranges)", await time(() => merchantIncome(gw)));
+  row("  store.deliveryHealth (every merchant)", await time(() => gw.store.deliveryHealth()));
+  row("GET /admin/merchants/1003 (API, income, delivery)", await time(() => get("/admin/merchants/1003")));
+  if (orderPage) {
+    const today = new Date((now() + 8 * 3600) * 1000).toISOString().slice(0, 10);
+    for (const [what, qs] of [
+      ["no filter", ""], ["merchant 1003", "pid=1003"], ["status paid", "status=paid"], ["paid today", `paid_from=${today}`],
+      ["amount 100-200 yuan", "amount_min=100&amount_max=200"], ["payer IP", "ip=203.0.113.7"],
+    ] as const) {
+      row(`GET /admin/orders, ${what}`, await time(() => get(`/admin/orders${qs ? `?${qs}` : ""}`)));
+      row(`GET /admin/orders/totals, ${what}`, await time(() => get(`/admin/orders/totals${qs ? `?${qs}` : ""}`)));
+    }
+    // The export's first byte: the answer's headers and the first chunk (the CSV header line).
+    const firstByte = async (qs: string) => {
+      const res = await app.handle(new Request(`http://localhost/admin/orders/export.csv${qs}`, { headers: { cookie } }));
+      const reader = res.body!.getReader();
+      await reader.read();
+      await reader.cancel();
+    };
+    row("GET /admin/orders/export.csv, first byte (no filter)", await time(() => firstByte("")));
+    row("GET /admin/orders/export.csv, first byte (status paid, merchant 1003)", await time(() => firstByte("?status=paid&pid=1003")));
   }
   gw.store.close();
   const load = (await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ");
