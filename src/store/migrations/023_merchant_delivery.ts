@@ -5,6 +5,9 @@
 // and a running count of deliveries (a resend's outcome is the count now minus the count then).
 // The backfill reads the history once; attempts newer than the last success make "failing since".
 // The orders list finds a payer's orders by address (clientip), newest first: an index of its own.
+// Its totals (count and sums of a whole filter) read migration 010's orders_created_stats, widened
+// here to hold every column a filter or a sum needs: a million orders are summed from the index
+// (~60 ms of CPU) instead of the table (~110-140 ms); the stats' created counts keep using it.
 export default `
 CREATE TABLE merchant_delivery (
   pid             INTEGER PRIMARY KEY REFERENCES merchants (pid),
@@ -27,4 +30,6 @@ UPDATE merchant_delivery SET last_error = COALESCE((
 WHERE last_failure_at IS NOT NULL;
 
 CREATE INDEX orders_by_clientip ON orders (clientip, created_at);
+DROP INDEX orders_created_stats;
+CREATE INDEX orders_created_stats ON orders (created_at, pid, pay_type, account_id, status, expire_time, amount, trade_amount);
 `;

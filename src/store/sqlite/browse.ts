@@ -110,6 +110,11 @@ export function searchOrders(db: Database, q: OrderQuery): Order[] {
   return (db.query(sql).all(bind) as Row[]).map(toOrder);
 }
 
+/** Sums read orders_created_stats, which holds every column a filter or a sum needs (migration 023). */
+function totalsFrom(q: Omit<OrderQuery, "after" | "limit">): string {
+  return q.search || q.clientIp !== undefined || q.paidFrom !== undefined || q.paidTo !== undefined ? ordersFrom(q) : "orders INDEXED BY orders_created_stats";
+}
+
 export function orderTotals(db: Database, q: Omit<OrderQuery, "after" | "limit">): OrderTotals {
   const bind: Bind = {};
   const where = orderWhere(q, bind);
@@ -117,7 +122,7 @@ export function orderTotals(db: Database, q: Omit<OrderQuery, "after" | "limit">
     .query(
       `SELECT COUNT(*) AS n, COALESCE(SUM(amount), 0) AS amount, COALESCE(SUM(status = 2), 0) AS paid_n,
               COALESCE(SUM(CASE WHEN status = 2 THEN trade_amount END), 0) AS paid_amount
-       FROM ${ordersFrom(q)} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+       FROM ${totalsFrom(q)} ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
     )
     .get(bind) as Record<string, number>;
   return { count: Number(row.n), amount: Number(row.amount), paidCount: Number(row.paid_n), paidAmount: Number(row.paid_amount) };

@@ -21,4 +21,6 @@ UPDATE merchant_delivery SET last_error = COALESCE((
 WHERE last_failure_at IS NOT NULL;
 
 CREATE INDEX orders_by_clientip ON orders (clientip, created_at);
+DROP INDEX orders_created_stats;
+CREATE INDEX orders_created_stats ON orders (created_at, pid, pay_type, account_id, status, expire_time, amount, trade_amount);
 `;
