@@ -1,4 +1,4 @@
-// `xpay notify list | show | replay | health | resend`: the notification outbox. Replay re-queues a
+// `xpay notify list | show | replay | health | failures | resend`: the notification outbox. Replay re-queues a
 // row (also a delivered or failed one) for now; a running `serve` picks it up within a second, or
 // `--deliver` sends it from this process when no server runs. Health and resend are the console's
 // per-merchant delivery view and bulk resend (core/notify/health.ts), audited as `cli`.
@@ -92,6 +92,22 @@ export function register(program: Command, cli: Cli): void {
       if (pid !== undefined && rows.length === 0) throw new CliError(`no merchant ${pid}`);
       if (o.json) return printJson(pid === undefined ? rows : rows[0]);
       printTable(rows, ["pid", "state", "last_success", "failing_since", "pending", "failing", "given_up", "last_error"]);
+    });
+
+  notify
+    .command("failures")
+    .description("undelivered notifications that failed, grouped by merchant and last error (ECONNREFUSED x28, merchant 1001, latest ...)")
+    .addHelpText("after", examples("xpay notify failures", "xpay notify failures --days 1 --json"))
+    .option("--days <n>", "notifications created in the last n days", "7")
+    .option("--limit <n>", "at most n groups", "50")
+    .option("--json", "print JSON")
+    .action(async (o: { days: string; limit: string; json?: boolean }) => {
+      const gw = cli.open();
+      const days = intArg("--days", o.days, { min: 1 })!;
+      const groups = await gw.store.failureGroups({ sinceMs: gw.clock.nowMs() - days * 86_400_000, limit: intArg("--limit", o.limit, { min: 1 })! });
+      const rows = groups.map((g) => ({ pid: g.pid, error: g.error, count: g.count, given_up: g.givenUp, first: ms(g.firstAt), latest: ms(g.lastAt) }));
+      if (o.json) return printJson(rows);
+      printTable(rows, ["pid", "error", "count", "given_up", "first", "latest"]);
     });
 
   notify

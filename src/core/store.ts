@@ -92,6 +92,19 @@ export interface MerchantDelivery {
   givenUp: number;
 }
 
+/** Undelivered notifications that failed, grouped by merchant and last error ("ECONNREFUSED ×28, 商户 1001"). */
+export interface FailureGroup {
+  pid: number;
+  /** The last attempt's error, or `HTTP <status>`. */
+  error: string;
+  count: number;
+  /** Of those, given up after the last retry. */
+  givenUp: number;
+  /** The first and the last of their last attempts (ms). */
+  firstAt: number;
+  lastAt: number;
+}
+
 export interface NotificationAttempt {
   attemptedAt: number; // ms
   durationMs: number;
@@ -374,6 +387,8 @@ export interface Store {
   nextNotificationDue(): Promise<number | null>;
   /** Every merchant's delivery (a row for each merchant, zeros when it has none), by pid. */
   deliveryHealth(pid?: number): Promise<MerchantDelivery[]>;
+  /** Undelivered notifications created since `sinceMs` that failed, grouped by merchant and last error, latest first. */
+  failureGroups(o: { sinceMs: number; limit: number }): Promise<FailureGroup[]>;
   /** Makes every undelivered notification of `pid` that failed at least once due now; returns how many. */
   requeueFailing(pid: number, nowMs: number): Promise<number>;
 

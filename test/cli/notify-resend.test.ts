@@ -1,4 +1,4 @@
-// `xpay notify health` and `xpay notify resend --pid P --failing --reason R` (issue 28): a merchant's
+// `xpay notify health`, `notify failures` and `xpay notify resend --pid P --failing --reason R` (issue 28): a merchant's
 // server refused every notification; once it is back, one command sends all of them again, audited
 // as `cli` with the count, and says how many arrived.
 import { Database } from "bun:sqlite";
@@ -56,6 +56,13 @@ test("notify health: the failing merchant with its last error and queue; the oth
   expect(rows[0].failing_since).not.toBe("");
   expect(xpay("notify", "health").out).toContain("HTTP 503");
   refused(["notify", "health", "--pid", "4242"], "no merchant 4242");
+});
+
+test("notify failures: the three refusals of one merchant are one line with the count", () => {
+  const [g, ...rest] = json("notify", "failures");
+  expect(rest).toEqual([]);
+  expect(g).toMatchObject({ pid: 1001, error: "HTTP 503", count: 3, given_up: 0 });
+  expect(g.latest).not.toBe("");
 });
 
 test("notify resend refuses without --failing, without a reason, for an unknown merchant or one with nothing failing", () => {

@@ -63,4 +63,27 @@ export function deliveryContract(ctx: Ctx): void {
     expect(await s.requeueFailing(1002, MS + 100)).toBe(1);
     expect(await s.requeueFailing(4242, MS + 100)).toBe(0);
   });
+
+  test("failureGroups: undelivered failures by merchant and last error, with counts, given up, first and last; delivered and older ones left out", async () => {
+    const s = ctx.store;
+    await merchant(s, 1001);
+    await merchant(s, 1002);
+    await account(s);
+    const a = await paidOrders(s, 5, 1001);
+    const [b] = await paidOrders(s, 1, 1002);
+    await attempt(s, a[0]!, fail(MS + 10), "pending");
+    await attempt(s, a[1]!, fail(MS + 20, "HTTP 502"), "pending");
+    await attempt(s, a[1]!, fail(MS + 30), "failed"); // its last error counts
+    await attempt(s, a[2]!, fail(MS + 40), "pending");
+    await attempt(s, a[3]!, fail(MS + 5), "pending");
+    await attempt(s, a[3]!, ok(MS + 50), "delivered"); // delivered: not a failure any more
+    await attempt(s, b!, { ...fail(MS + 60, ""), httpStatus: 500 }, "pending");
+    expect(await s.failureGroups({ sinceMs: 0, limit: 10 })).toEqual([
+      { pid: 1002, error: "HTTP 500", count: 1, givenUp: 0, firstAt: MS + 60, lastAt: MS + 60 },
+      { pid: 1001, error: "ECONNREFUSED", count: 3, givenUp: 1, firstAt: MS + 10, lastAt: MS + 40 },
+    ]);
+    expect(await s.failureGroups({ sinceMs: 0, limit: 1 })).toHaveLength(1);
+    // Notifications created before `sinceMs` (paidOrders writes each merchant's at MS + 0, 1, ...) are left out.
+    expect((await s.failureGroups({ sinceMs: MS + 2, limit: 10 })).map((g) => [g.pid, g.count])).toEqual([[1001, 1]]);
+  });
 }

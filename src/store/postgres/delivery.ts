@@ -2,8 +2,8 @@
 // the merchant's row (migration 023) is kept by each attempt, the queue counted from the partial
 // index of undelivered notifications.
 import type { SQL } from "bun";
-import type { AttemptOutcome, MerchantDelivery } from "../../core/store.ts";
-import { attemptError, toDelivery } from "../sqlite/delivery.ts";
+import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
+import { attemptError, toDelivery, toGroup } from "../sqlite/delivery.ts";
 
 /** Inside recordAttempt's transaction: the merchant's row after this attempt. */
 export async function noteAttempt(tx: SQL, id: number, o: AttemptOutcome): Promise<void> {
@@ -41,4 +41,15 @@ export async function requeueFailing(sql: SQL, pid: number, nowMs: number): Prom
     WHERE id IN (SELECT n.id FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
                  WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.claimed_until <= ${nowMs} AND o.pid = ${pid})`;
   return r.count;
+}
+
+export async function failureGroups(sql: SQL, o: { sinceMs: number; limit: number }): Promise<FailureGroup[]> {
+  const rows = await sql`
+    SELECT pid, error, COUNT(*) AS n, COUNT(*) FILTER (WHERE status = 'failed') AS given_up, MIN(at) AS first_at, MAX(at) AS last_at FROM (
+      SELECT o.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
+      FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+      JOIN notification_attempts a ON a.id = (SELECT MAX(id) FROM notification_attempts WHERE notification_id = n.id)
+      WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= ${o.sinceMs}) f
+    GROUP BY pid, error ORDER BY last_at DESC, pid LIMIT ${o.limit}`;
+  return rows.map(toGroup);
 }

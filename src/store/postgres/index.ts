@@ -129,6 +129,7 @@ export class PostgresStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(await this.db());
   deliveryHealth: Store["deliveryHealth"] = async (pid) => delivery.deliveryHealth(await this.db(), pid);
+  failureGroups: Store["failureGroups"] = async (o) => delivery.failureGroups(await this.db(), o);
   requeueFailing: Store["requeueFailing"] = async (pid, now) => delivery.requeueFailing(await this.db(), pid, now);
 
   insertReport: Store["insertReport"] = async (r, nonce) => (await reports.insertReport(await this.db(), r, { nonce })) as { id: number; duplicate: boolean; replayed?: boolean };

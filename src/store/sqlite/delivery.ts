@@ -2,7 +2,7 @@
 // row (migration 023) is kept by each recorded attempt; the queue is counted from the small partial
 // index of undelivered notifications (014), so neither read touches the delivered rows.
 import type { Database } from "bun:sqlite";
-import type { AttemptOutcome, MerchantDelivery } from "../../core/store.ts";
+import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
 
 type Row = Record<string, number | string | null>;
 
@@ -60,4 +60,23 @@ export function requeueFailing(db: Database, pid: number, nowMs: number): number
                     WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.claimed_until <= $now AND o.pid = $pid)`,
     )
     .run({ pid, now: nowMs }).changes;
+}
+
+/** Each failing notification's last attempt (by the attempts' own index), grouped; walks only the undelivered rows. */
+export function failureGroups(db: Database, o: { sinceMs: number; limit: number }): FailureGroup[] {
+  const rows = db
+    .query(
+      `SELECT pid, error, COUNT(*) AS n, SUM(status = 'failed') AS given_up, MIN(at) AS first_at, MAX(at) AS last_at FROM (
+         SELECT o.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
+         FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+         JOIN notification_attempts a ON a.id = (SELECT MAX(id) FROM notification_attempts WHERE notification_id = n.id)
+         WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= $since)
+       GROUP BY pid, error ORDER BY last_at DESC, pid LIMIT $limit`,
+    )
+    .all({ since: o.sinceMs, limit: o.limit }) as Row[];
+  return rows.map(toGroup);
+}
+
+export function toGroup(r: Record<string, unknown>): FailureGroup {
+  return { pid: Number(r.pid), error: String(r.error ?? ""), count: Number(r.n), givenUp: Number(r.given_up ?? 0), firstAt: Number(r.first_at), lastAt: Number(r.last_at) };
 }

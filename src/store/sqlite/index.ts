@@ -204,6 +204,7 @@ export class SqliteStore implements Store {
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
   nextNotificationDue: Store["nextNotificationDue"] = async () => outbox.nextDue(this.db);
   deliveryHealth: Store["deliveryHealth"] = async (pid) => delivery.deliveryHealth(this.db, pid);
+  failureGroups: Store["failureGroups"] = async (o) => delivery.failureGroups(this.db, o);
   requeueFailing: Store["requeueFailing"] = async (pid, now) => delivery.requeueFailing(this.db, pid, now);
 
   insertReport: Store["insertReport"] = async (r, nonce) => reports.insertReport(this.db, r, { nonce }) as { id: number; duplicate: boolean; replayed?: boolean };
