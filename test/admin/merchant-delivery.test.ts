@@ -46,6 +46,15 @@ describe("merchants list", () => {
     const quiet = html.slice(html.indexOf('data-pid="1002"'));
     expect(quiet).toContain('data-delivery="idle"');
   });
+
+  test("in English too", async () => {
+    const html = await (await h.get("/admin/merchants/1001", { cookie: `${h.login.cookie}; xpay_lang=en` })).text();
+    expect(html).toContain("Failing");
+    expect(html).toContain("Never delivered");
+    expect(html).toContain("3 queued · 3 failed, undelivered");
+    expect(html).toContain("Resend every failed notification (3)");
+    expect(html).toContain("API details");
+  });
 });
 
 describe("merchant page", () => {

@@ -71,6 +71,14 @@ describe("notification column", () => {
     expect(row(html, no.open2!)).not.toContain("resend-row");
   });
 
+  test("in English too", async () => {
+    const html = await (await h.get("/admin/orders", { cookie: `${h.login.cookie}; xpay_lang=en` })).text();
+    expect(row(html, no.paidA!)).toContain("Failed 1×");
+    expect(row(html, no.paidB!)).toContain("No notify URL");
+    expect(html).toContain("Close the selected pending orders");
+    expect(html).toContain("Export CSV");
+  });
+
   test("resend from the list: the cell answers 已重新排队, audited", async () => {
     const res = await h.post(`/admin/orders/${no.paidA}/resend-row`, {}, HX);
     expect(res.status).toBe(200);
