@@ -31,6 +31,13 @@ export const deliveryEn: Record<keyof typeof deliveryZh, string> = {
   "delivery.api_heading": "API details",
   "delivery.api_hint": "The addresses and merchant number for the merchant's site or its panel's payment plugin; the AppSecret and V2 keys are below.",
   "delivery.api_pid": "Merchant number (pid)",
+  "delivery.api_epay_v1": "epay V1 (MD5)",
+  "delivery.api_epay_v2": "epay V2 (RSA)",
+  "delivery.api_native": "native protocol",
+  "delivery.api_hashpay": "hash protocol",
+  "delivery.api_vmq": "V免签",
+  "delivery.api_cashier": "cashier API",
+  "delivery.api_report": "report API (monitoring clients)",
   "delivery.orders_link": "This merchant's orders",
   "delivery.orders_paid_link": "Paid orders",
 } as const;

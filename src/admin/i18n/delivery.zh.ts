@@ -30,6 +30,13 @@ export const deliveryZh = {
   "delivery.api_heading": "接口信息",
   "delivery.api_hint": "填入商户网站或面板支付插件的接口地址与商户号；AppSecret 与 V2 密钥见下方。",
   "delivery.api_pid": "商户号（pid）",
+  "delivery.api_epay_v1": "易支付 V1（MD5）",
+  "delivery.api_epay_v2": "易支付 V2（RSA）",
+  "delivery.api_native": "原生协议",
+  "delivery.api_hashpay": "Hash 协议",
+  "delivery.api_vmq": "V免签",
+  "delivery.api_cashier": "收银台 API",
+  "delivery.api_report": "监控端上报 API",
   "delivery.orders_link": "该商户的订单",
   "delivery.orders_paid_link": "已支付订单",
 } as const;

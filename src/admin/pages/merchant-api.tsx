@@ -41,7 +41,7 @@ export function ApiBox(p: { ctx: AdminContext; pid: number; income: MerchantInco
           </div>
           {apiBases(ctx.gw.baseUrl, pid).map((b) => (
             <div>
-              <dt safe>{b.family}</dt>
+              <dt safe>{t(`delivery.api_${b.family}`)}</dt>
               <dd><code class="mono" safe>{b.url}</code></dd>
             </div>
           ))}
