@@ -46,7 +46,7 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[]; income: Map
             <th class="num" safe>{t("merchants.col_today")}</th>
             <th safe>{t("delivery.col_income")}</th>
             <th safe>{t("delivery.col")}</th>
-            <th safe>{t("merchants.col_created")}</th>
+            <th class="m-created" safe>{t("merchants.col_created")}</th>
             <th></th>
           </tr>
         </thead>
@@ -67,7 +67,7 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[]; income: Map
                 <td class="num m-hide-phone" safe>{String(orders.today)}</td>
                 <td class="nowrap m-wide"><IncomeCell income={incomeOf(p.income, m.pid)} t={t} /></td>
                 <td class="m-wide">{p.delivery.has(m.pid) ? <DeliveryCell d={p.delivery.get(m.pid)!} t={t} tz={ctx.tz} /> : ""}</td>
-                <td class="nowrap m-hide-phone"><Time at={m.createdAt} tz={ctx.tz} /></td>
+                <td class="nowrap m-hide-phone m-created"><Time at={m.createdAt} tz={ctx.tz} /></td>
                 <td class="nowrap"><a class="btn btn-small" href={`/admin/merchants/${m.pid}`} safe>{t("merchants.manage")}</a></td>
               </tr>
             ))
