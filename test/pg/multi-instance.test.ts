@@ -133,14 +133,15 @@ withPostgres(() => {
     for (const i of live()) expect((await createOn(i, { out_trade_no: `W-${i.name}` })).code).toBe(200);
     // Measured by when each probe was sent: the promise is that no request sent more than a second
     // after the change (committed before the CLI exits) is answered from the old state. A loaded
-    // machine makes probes slow, so the time the new state was first seen is only reported.
+    // machine makes probes slow, so the time the new state was first seen is only reported (and
+    // bounded loosely: 15 s).
     let lastStale = 0;
     const seenWithin = async (change: string[], holds: (i: Instance, n: number) => Promise<boolean>) => {
       await cli(...change);
       const at = performance.now();
       return Promise.all(
         live().map(async (i) => {
-          for (let n = 0; performance.now() - at < 5000; n++) {
+          for (let n = 0; performance.now() - at < 15000; n++) {
             const sent = performance.now() - at;
             if (await holds(i, n)) return sent;
             lastStale = Math.max(lastStale, sent);
@@ -160,7 +161,7 @@ withPostgres(() => {
         return Number(r.data?.expire_time) - Date.now() / 1000 > 1000;
       })),
     ];
-    for (const ms of seenIn) expect(ms).toBeLessThan(5000);
+    for (const ms of seenIn) expect(ms).toBeLessThan(15000);
     expect(lastStale).toBeLessThan(1000);
 
     const created = new Map<string, number>(); // trade_no -> trade_amount in cents (success answers only)
