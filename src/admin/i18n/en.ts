@@ -9,6 +9,7 @@ import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
+import { formatEn } from "./format.en.ts";
 import { olistEn } from "./olist.en.ts";
 
 export const en: Record<TextKey, string> = {
@@ -139,4 +140,5 @@ export const en: Record<TextKey, string> = {
   ...keyedEn,
   ...deliveryEn,
   ...olistEn,
+  ...formatEn,
 };

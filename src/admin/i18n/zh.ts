@@ -10,6 +10,7 @@ import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
+import { formatZh } from "./format.zh.ts";
 import { olistZh } from "./olist.zh.ts";
 
 export const zh = {
@@ -140,4 +141,5 @@ export const zh = {
   ...keyedZh,
   ...deliveryZh,
   ...olistZh,
+  ...formatZh,
 } as const;
