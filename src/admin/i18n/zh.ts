@@ -10,6 +10,8 @@ import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
+import { auditActionsZh } from "./audit-actions.zh.ts";
+import { whyZh } from "./why.zh.ts";
 import { formatZh } from "./format.zh.ts";
 import { olistZh } from "./olist.zh.ts";
 
@@ -142,4 +144,6 @@ export const zh = {
   ...deliveryZh,
   ...olistZh,
   ...formatZh,
+  ...whyZh,
+  ...auditActionsZh,
 } as const;
