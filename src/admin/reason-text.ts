@@ -59,11 +59,33 @@ const RULES: Rule[] = [
   [/^not stored: (\d+) unmatched reports of this signer are stored today already/, "why.not_stored", (m) => ({ n: Number(m[1]) })],
   [/^(\d+) account\(s\) online$/, "why.online", (m) => ({ n: Number(m[1]) })],
   [/^replayed timestamp$/, "why.replayed", none],
+  [/^paid$/, "why.paid", none],
+  [/^no pending order$/, "why.no_pending_short", none],
+  [/^duplicate of an earlier report$/, "why.duplicate", none],
+  [/^this request was accepted before \(its timestamp is used\)$/, "why.replayed", none],
+  [/^nothing stored$/, "why.nothing_stored", none],
+];
+
+/** Reasons whose free text (an operator's words, a note in parentheses) may hold "; " themselves. */
+const WHOLE: Rule[] = [
+  [/^paid \((.+)\)$/s, "why.paid_note", (m, t) => ({ note: parts(m[1]!, t) })],
+  [/^assigned to (\S+) by ([^:]+): (.*?)(?:; reported (\d+) cents, order payable (\d+) cents)?$/s, "why.assigned", (m) => ({ no: m[1]!, actor: m[2]!, why: m[3]! })],
 ];
 
 /** A stored report reason in the page's language; "" stays "". */
 export function reasonText(reason: string, t: Translate): string {
   if (!reason) return "";
+  for (const [re, key, vars] of WHOLE) {
+    const m = re.exec(reason);
+    if (m) {
+      const head = t(key, vars(m, t));
+      return m[4] !== undefined ? `${head}${t("why.sep")}${t("why.assigned_gap", { reported: cents(m[4]), payable: cents(m[5]) })}` : head;
+    }
+  }
+  return parts(reason, t);
+}
+
+function parts(reason: string, t: Translate): string {
   return reason
     .split("; ")
     .map((part) => {

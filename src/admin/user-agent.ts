@@ -10,7 +10,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bM?QQBrowser\/(\d+)/, "QQ Browser"],
   [/\bUCBrowser\/(\d+)/, "UC Browser"],
   [/\b(?:Firefox|FxiOS)\/(\d+)/, "Firefox"],
-  [/\b(?:Chrome|CriOS)\/(\d+)/, "Chrome"],
+  [/\b(?:HeadlessChrome|Chrome|CriOS)\/(\d+)/, "Chrome"],
   [/\bVersion\/(\d+(?:\.\d+)?)[^)]*\bSafari\//, "Safari"],
   [/^curl\/(\S+)/, "curl"],
 ];

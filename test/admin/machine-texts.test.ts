@@ -26,6 +26,9 @@ describe("report reasons", () => {
     ["2 pending orders match amount 123456, pay_type wxpay; nothing paid", "2 个待支付订单都匹配 ¥1,234.56 · 微信支付；未入账", "2 pending orders match ¥1,234.56 · WeChat Pay; nothing paid"],
     ["out_order_id A1 names no order of this merchant; matched by amount", "out_order_id A1 没有对应的订单；按金额匹配", "out_order_id A1 names no order; matched by amount"],
     ['rejected wording "蚂蚁森林"', "含有排除措辞「蚂蚁森林」", 'Rejected wording "蚂蚁森林"'],
+    ["paid", "已入账", "paid"],
+    ["paid (out_order_id A1 names no order of this merchant; matched by amount)", "已入账（out_order_id A1 没有对应的订单；按金额匹配）", "paid (out_order_id A1 names no order; matched by amount)"],
+    ["assigned to 20261126000000001234 by alice: 账单; 核对过; reported 6661 cents, order payable 6660 cents", "alice 分配给订单 20261126000000001234：账单; 核对过；上报 ¥66.61，订单实付 ¥66.60", "Assigned to 20261126000000001234 by alice: 账单; 核对过; reported ¥66.61, order payable ¥66.60"],
     ["something a newer version says", "something a newer version says", "something a newer version says"],
   ])("%p", (raw, z, e) => {
     expect(reasonText(raw, tz)).toBe(z);
@@ -69,6 +72,7 @@ describe("user agents", () => {
     ["Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.81 Mobile Safari/537.36", "Chrome 131 · Android"],
     ["Mozilla/5.0 (Linux; Android 13; V2148A) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/107.0.5304.141 Mobile Safari/537.36 MicroMessenger/8.0.47.2560(0x28002F35) WeChat/arm64", "WeChat 8.0 · Android"],
     ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 OPR/115.0.0.0", "Opera 115 · Windows"],
+    ["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.6778.85 Safari/537.36", "Chrome 131 · Linux"],
     ["curl/8.5.0", "curl 8.5.0"],
     ["SomeBot", "SomeBot"],
     ["", ""],

@@ -33,4 +33,11 @@ export const whyEn: Record<keyof typeof whyZh, string> = {
   "why.not_stored": "Not stored: {n} unmatched reports of this signer are stored today already (report_unmatched_daily); this one is only counted",
   "why.online": "{n} account(s) online",
   "why.replayed": "Replayed timestamp",
+  "why.paid": "paid",
+  "why.paid_note": "paid ({note})",
+  "why.no_pending_short": "No pending order",
+  "why.duplicate": "Duplicate of an earlier report",
+  "why.nothing_stored": "nothing stored",
+  "why.assigned": "Assigned to {no} by {actor}: {why}",
+  "why.assigned_gap": "reported {reported}, order payable {payable}",
 };

@@ -32,4 +32,11 @@ export const whyZh = {
   "why.not_stored": "未保存：此签名方今天已保存 {n} 条未匹配上报（report_unmatched_daily），这条只计数",
   "why.online": "{n} 个账户在线",
   "why.replayed": "重复的时间戳",
+  "why.paid": "已入账",
+  "why.paid_note": "已入账（{note}）",
+  "why.no_pending_short": "没有匹配的待支付订单",
+  "why.duplicate": "与之前的上报重复",
+  "why.nothing_stored": "未保存",
+  "why.assigned": "{actor} 分配给订单 {no}：{why}",
+  "why.assigned_gap": "上报 {reported}，订单实付 {payable}",
 };
