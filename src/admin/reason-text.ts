@@ -20,6 +20,7 @@ function claim(text: string, t: Translate): string {
     if (k === "amount" && /^\d+$/.test(v)) parts.push(money(Number(v)));
     else if (k === "pay_type") parts.push(payTypeName(t, v));
     else if (k === "account") parts.push(t("why.account", { id: v }));
+    else if (k === "channel_code") parts.push(t("why.channel", { code: v }));
     else parts.push(piece);
   }
   return parts.join(" · ");

@@ -90,7 +90,7 @@ describe("on the pages", () => {
     const r = await amountReport(h, 6660);
     expect(r.body.data.outcome).toBe("unmatched");
     const list = await get("/admin/reports");
-    expect(list).toContain("没有待支付订单匹配 ¥66.60 · 支付宝");
+    expect(list).toContain("没有待支付订单匹配 ¥66.60 · 支付宝 · 通道编码 alipay_qr");
     expect(list).not.toContain(">no pending order");
     expect(list).toContain('title="no pending order matches amount 6660');
     const id = list.match(/href="\/admin\/reports\/(\d+)"/)![1];

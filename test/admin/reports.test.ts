@@ -126,15 +126,15 @@ describe("a report's page", () => {
     const id = await unmatched(6665);
     const html = await (await h.get(`/admin/reports/${id}`)).text();
     const row = (no: string) => html.slice(html.indexOf(`<tr data-trade-no="${no}"`), html.indexOf("</tr>", html.indexOf(`<tr data-trade-no="${no}"`)));
-    expect(row(below.trade_no)).toContain('<td class="num nowrap" data-gap>-¥0.05</td>');
-    expect(row(above.trade_no)).toContain('<td class="num nowrap" data-gap>+¥0.05</td>');
-    expect(row(wx.trade_no)).toContain('<td class="num nowrap gap-same" data-gap>相同</td>');
+    expect(row(below.trade_no)).toContain('<small class="gap" data-gap>-¥0.05</small>');
+    expect(row(above.trade_no)).toContain('<small class="gap" data-gap>+¥0.05</small>');
+    expect(row(wx.trade_no)).toContain('<small class="gap gap-same" data-gap>相同</small>');
     expect(row(below.trade_no)).toContain('<td class="nowrap">支付宝</td>');
     expect(row(wx.trade_no)).toContain('<td class="nowrap">微信支付</td>');
     expect(row(below.trade_no)).toContain("<td>#1 Alipay A</td>");
     expect(row(wx.trade_no)).toMatch(/<td>#\d+ WeChat<\/td>/);
     expect(row(below.trade_no)).toMatch(/<time datetime="[^"]+" title="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/time>/);
-    expect(await (await h.get(`/admin/reports/${id}`, { cookie: `${h.login.cookie}; xpay_lang=en` })).text()).toContain("data-gap>same</td>");
+    expect(await (await h.get(`/admin/reports/${id}`, { cookie: `${h.login.cookie}; xpay_lang=en` })).text()).toContain("data-gap>same</small>");
   });
 
   test("JSON carried as a string inside the raw JSON is shown as JSON, still escaped", async () => {

@@ -84,7 +84,7 @@ export const reportsEn: Record<keyof typeof reportsZh, string> = {
   "reports.c_out_trade_no": "Merchant number",
   "reports.c_trade_amount": "Payable",
   "reports.c_status": "Status",
-  "reports.c_gap": "Off the payment by",
+  "reports.c_trade_amount_gap": "Payable / off by",
   "reports.gap_same": "same",
   "reports.c_pay_type": "Pay type",
   "reports.c_account": "Account",

@@ -83,7 +83,7 @@ export const reportsZh = {
   "reports.c_out_trade_no": "商户订单号",
   "reports.c_trade_amount": "实付金额",
   "reports.c_status": "状态",
-  "reports.c_gap": "与到账金额相差",
+  "reports.c_trade_amount_gap": "实付金额 / 相差",
   "reports.gap_same": "相同",
   "reports.c_pay_type": "支付方式",
   "reports.c_account": "收款账户",

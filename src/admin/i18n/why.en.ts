@@ -3,6 +3,7 @@ import type { whyZh } from "./why.zh.ts";
 export const whyEn: Record<keyof typeof whyZh, string> = {
   "why.sep": "; ",
   "why.account": "account {id}",
+  "why.channel": "channel code {code}",
   "why.no_pending": "No pending order matches {claim}",
   "why.no_account": "No account matches {claim}",
   "why.several": "{n} pending orders match {claim}",

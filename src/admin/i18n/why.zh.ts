@@ -2,6 +2,7 @@
 export const whyZh = {
   "why.sep": "；",
   "why.account": "账户 {id}",
+  "why.channel": "通道编码 {code}",
   "why.no_pending": "没有待支付订单匹配 {claim}",
   "why.no_account": "没有收款账户匹配 {claim}",
   "why.several": "{n} 个待支付订单都匹配 {claim}",

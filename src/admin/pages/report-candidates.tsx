@@ -23,8 +23,7 @@ export function Candidates(p: { orders: Order[]; paid: number; accounts: Map<num
         <thead>
           <tr>
             <th safe>{t("reports.c_trade_no")}</th>
-            <th class="num" safe>{t("reports.c_trade_amount")}</th>
-            <th class="num" safe>{t("reports.c_gap")}</th>
+            <th class="num" safe>{t("reports.c_trade_amount_gap")}</th>
             <th safe>{t("reports.c_pay_type")}</th>
             <th safe>{t("reports.c_account")}</th>
             <th safe>{t("reports.c_status")}</th>
@@ -37,8 +36,11 @@ export function Candidates(p: { orders: Order[]; paid: number; accounts: Map<num
           {p.orders.map((o) => (
             <tr data-trade-no={o.tradeNo}>
               <td class="nowrap mono"><a href={`/admin/orders/${o.tradeNo}`} safe>{o.tradeNo}</a></td>
-              <td class="num nowrap" safe>{yuan(o.tradeAmount)}</td>
-              <td class={`num nowrap${o.tradeAmount === p.paid ? " gap-same" : ""}`} data-gap safe>{amountGap(t, o.tradeAmount, p.paid)}</td>
+              {/* The distance sits under the amount, so a phone sees both without scrolling the table. */}
+              <td class="num nowrap">
+                <span safe>{yuan(o.tradeAmount)}</span>
+                <small class={`gap${o.tradeAmount === p.paid ? " gap-same" : ""}`} data-gap safe>{amountGap(t, o.tradeAmount, p.paid)}</small>
+              </td>
               <td class="nowrap" safe>{payTypeName(t, o.payType)}</td>
               <td safe>{o.accountId === null ? "—" : `#${o.accountId} ${p.accounts.get(o.accountId) ?? ""}`.trim()}</td>
               <td class="nowrap"><StatusBadge order={o} now={p.now} t={t} /></td>
