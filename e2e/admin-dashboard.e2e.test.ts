@@ -87,9 +87,11 @@ describe("dashboard in chromium", () => {
     });
     expect(painted).toBeGreaterThan(500);
     const stats = JSON.parse(cli(["stats", "--days", "30", "--json"]));
-    expect(await page.textContent("#period-last30 .dash-value")).toBe(stats.total.paid_yuan);
+    // The same figure, grouped as the console writes amounts (format.ts): 330,659.98.
+    const grouped = (yuan: string) => yuan.replace(/\B(?=(\d{3})+\.)/g, ",");
+    expect(await page.textContent("#period-last30 .dash-value")).toBe(grouped(stats.total.paid_yuan));
     const today = JSON.parse(cli(["stats", "--days", "1", "--json"]));
-    expect(await page.textContent("#period-today .dash-value")).toBe(today.total.paid_yuan);
+    expect(await page.textContent("#period-today .dash-value")).toBe(grouped(today.total.paid_yuan));
     // The reports count as beats of their client too; the quiet phone is offline and listed first.
     const clients = await page.$$eval("#clients-table tbody tr", (rows) => rows.map((r) => [(r as HTMLTableRowElement).cells[0]!.textContent, r.querySelector(".tag")!.textContent]));
     expect(clients[0]).toEqual(["Redmi 备用机", "离线"]);

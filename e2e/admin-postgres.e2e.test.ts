@@ -125,7 +125,7 @@ withPostgres(() => {
     expect(received).toContain(short.trade_no);
 
     await page.goto(`${base}/admin/audit`);
-    expect(await page.textContent("main")).toContain("report.assign");
+    expect(await page.locator('#audit-table td[data-action="report.assign"]').first().textContent()).toBe("将上报分配给订单");
     await page.goto(`${base}/admin/settings`);
     expect(await page.content()).not.toContain("s3cret-pw");
     expect(logged).toContain('"db":"postgres://xpay:***@');

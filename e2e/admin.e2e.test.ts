@@ -80,8 +80,9 @@ describe("operator console in chromium", () => {
     await page.fill("#f-password", PASSWORD);
     await page.click("button[type=submit]");
     await page.waitForURL(`${base}/admin/audit`);
-    const actions = await page.$$eval("#audit-table code", (els) => els.map((e) => e.textContent));
-    expect(actions).toEqual(["session.login", "session.logout", "operator.setup"]); // a failed login is a count, not an audit row
+    const actions = await page.$$eval("#audit-table td[data-action]", (els) => els.map((e) => [e.getAttribute("data-action"), e.textContent]));
+    // A failed login is a count, not an audit row; each action reads as its label (issue 28).
+    expect(actions).toEqual([["session.login", "登录"], ["session.logout", "退出登录"], ["operator.setup", "首次设置"]]);
     await shot(page, "audit");
     expect(problems).toEqual([]);
     expect(refusals).toEqual(["401 /admin/login"]);

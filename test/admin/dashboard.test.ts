@@ -167,7 +167,7 @@ describe("attention", () => {
     const latePart = part(html, "att-late");
     expect(latePart).toContain(`href="/admin/orders/${late.trade_no}"`);
     expect(latePart).toContain(`xpay order inspect ${late.trade_no}`);
-    expect(latePart).toContain('<td class="nowrap">1 s</td>'); // paid one second after expire_time
+    expect(latePart).toContain('<td class="nowrap">1 秒</td>'); // paid one second after expire_time, in the page's units
     const creation = part(html, "att-failed");
     expect(creation).toContain(`href="/admin/orders/${failed.tradeNo}"`);
     expect(creation).toContain(`xpay order inspect ${failed.tradeNo}`);

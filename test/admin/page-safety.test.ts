@@ -34,9 +34,12 @@ function inlineCode(html: string): string[] {
   const found: string[] = [];
   for (const m of html.matchAll(/<script\b[^>]*>/gi)) if (!/\bsrc=/.test(m[0])) found.push(m[0]);
   // Attributes are looked for inside tags only (escaped text such as &lt;img onerror=...&gt; is no tag).
+  // Quoted attribute values are text too (a title holding a raw user agent with " onerror=" in it,
+  // escaped); an attribute is what stands outside the quotes. javascript: is looked for in values.
   for (const tag of html.matchAll(/<[a-zA-Z][^>]*>/g)) {
+    const names = tag[0].replace(/"[^"]*"/g, '""');
     for (const re of [/^<style\b/i, /\sstyle\s*=/i, /\son[a-z]+\s*=/i, /javascript:/i, /\shx-on/i]) {
-      const m = tag[0].match(re);
+      const m = (re.source === "javascript:" ? tag[0] : names).match(re);
       if (m) found.push(m[0]);
     }
   }

@@ -86,7 +86,7 @@ describe("a report's page", () => {
     const text = (await insert({ raw: "amount=100&sign=<x>" })).id;
     const t = await (await h.get(`/admin/reports/${text}`)).text();
     expect(t).toContain("原文");
-    expect(t).toContain("amount=100&amp;sign=&lt;x&gt;");
+    expect(t).toContain("amount = 100\nsign = &lt;x&gt;"); // a form body: one decoded field per line
     for (const path of ["/admin/reports/999", "/admin/reports/abc", "/admin/reports/1e3"]) expect((await h.get(path)).status).toBe(404);
   });
 
@@ -116,6 +116,34 @@ describe("a report's page", () => {
     const candidates = [...html.matchAll(/<tr data-trade-no="(\d+)"/g)].map((m) => m[1]);
     expect(candidates).toEqual([near.trade_no, far.trade_no, wx.trade_no]);
     expect(html).toContain(`data-fill="f-trade_no" data-focus="f-reason" data-value="${near.trade_no}"`);
+  });
+
+  test("each candidate says its pay type, account, creation time and distance from the payment (issue 28)", async () => {
+    const below = await createOrder(h, { money: "66.60" });
+    const above = await createOrder(h, { money: "66.70" });
+    await h.gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx", name: "WeChat", qrcode: "wxp://x", now: h.clock.now() });
+    const wx = await createOrder(h, { money: "66.65", pay_type: "wxpay" }); // the same amount, another pay type
+    const id = await unmatched(6665);
+    const html = await (await h.get(`/admin/reports/${id}`)).text();
+    const row = (no: string) => html.slice(html.indexOf(`<tr data-trade-no="${no}"`), html.indexOf("</tr>", html.indexOf(`<tr data-trade-no="${no}"`)));
+    expect(row(below.trade_no)).toContain('<small class="gap" data-gap>-¥0.05</small>');
+    expect(row(above.trade_no)).toContain('<small class="gap" data-gap>+¥0.05</small>');
+    expect(row(wx.trade_no)).toContain('<small class="gap gap-same" data-gap>相同</small>');
+    expect(row(below.trade_no)).toContain('<td class="nowrap">支付宝</td>');
+    expect(row(wx.trade_no)).toContain('<td class="nowrap">微信支付</td>');
+    expect(row(below.trade_no)).toContain("<td>#1 Alipay A</td>");
+    expect(row(wx.trade_no)).toMatch(/<td>#\d+ WeChat<\/td>/);
+    expect(row(below.trade_no)).toMatch(/<time datetime="[^"]+" title="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d:\d\d<\/time>/);
+    expect(await (await h.get(`/admin/reports/${id}`, { cookie: `${h.login.cookie}; xpay_lang=en` })).text()).toContain("data-gap>same</small>");
+  });
+
+  test("JSON carried as a string inside the raw JSON is shown as JSON, still escaped", async () => {
+    const content = JSON.stringify({ title: "<i>支付宝</i>", text: "成功收款66.60元" });
+    const id = (await insert({ raw: JSON.stringify({ from: "com.eg.android.AlipayGphone", content }) })).id;
+    const html = await (await h.get(`/admin/reports/${id}`)).text();
+    expect(html).toContain("&quot;content&quot;: {\n    &quot;title&quot;: &quot;&lt;i&gt;支付宝&lt;/i&gt;&quot;,");
+    expect(html).not.toContain("\\&quot;");
+    expect(html).not.toContain("<i>支付宝");
   });
 });
 

@@ -10,15 +10,28 @@
   var GRID = "#eef0f3";
   var AXIS = "#5f6b7a";
 
+  // Numbers as the server writes them (src/admin/format.ts): grouped with commas; built once.
+  var GROUP = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+  var CENTS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
   function yuan(v) {
-    return v == null ? "" : v.toFixed(2);
+    return v == null ? "" : "¥" + CENTS.format(v);
   }
 
-  // Axis numbers without noise: 1200 -> "1.2k" once they get long.
-  function short(v) {
-    if (Math.abs(v) >= 10000) return (v / 1000).toFixed(0) + "k";
-    if (Math.abs(v) >= 1000) return (v / 1000).toFixed(1) + "k";
-    return String(Math.round(v * 100) / 100);
+  // Axis numbers without noise: 万 and 亿 in Chinese from 10,000 (an axis has little room),
+  // k and M in English; below that the grouped number ("2,000", never "2000k").
+  function axis(data) {
+    return function (v) {
+      var a = Math.abs(v);
+      if (data.wan) {
+        if (a >= 1e8) return GROUP.format(v / 1e8) + " " + data.yi;
+        if (a >= 1e4) return GROUP.format(v / 1e4) + " " + data.wan;
+      } else {
+        if (a >= 1e6) return GROUP.format(v / 1e6) + "M";
+        if (a >= 1e4) return GROUP.format(v / 1e3) + "k";
+      }
+      return GROUP.format(v);
+    };
   }
 
   function draw(el) {
@@ -58,7 +71,7 @@
           },
           values: function (u, splits) { return splits.map(function (i) { return data.labels[i] || ""; }); },
         },
-        { stroke: AXIS, size: 52, grid: { stroke: GRID, width: 1 }, ticks: { show: false }, values: function (u, vals) { return vals.map(short); } },
+        { stroke: AXIS, size: 60, grid: { stroke: GRID, width: 1 }, ticks: { show: false }, values: function (u, vals) { return vals.map(axis(data)); } },
       ],
       series: [
         { label: data.x, value: function (u, i) { return i == null ? "" : data.full[i] || ""; } },

@@ -9,6 +9,9 @@ import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
+import { auditActionsEn } from "./audit-actions.en.ts";
+import { whyEn } from "./why.en.ts";
+import { formatEn } from "./format.en.ts";
 import { olistEn } from "./olist.en.ts";
 
 export const en: Record<TextKey, string> = {
@@ -139,4 +142,7 @@ export const en: Record<TextKey, string> = {
   ...keyedEn,
   ...deliveryEn,
   ...olistEn,
+  ...formatEn,
+  ...whyEn,
+  ...auditActionsEn,
 };

@@ -10,6 +10,9 @@ import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
+import { auditActionsZh } from "./audit-actions.zh.ts";
+import { whyZh } from "./why.zh.ts";
+import { formatZh } from "./format.zh.ts";
 import { olistZh } from "./olist.zh.ts";
 
 export const zh = {
@@ -140,4 +143,7 @@ export const zh = {
   ...keyedZh,
   ...deliveryZh,
   ...olistZh,
+  ...formatZh,
+  ...whyZh,
+  ...auditActionsZh,
 } as const;

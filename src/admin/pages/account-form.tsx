@@ -8,7 +8,7 @@
 // the "不是常见格式，仍然保存" box, which the form shows once the rule has said so.
 import { removeAccount, saveAccount } from "../../core/account-actions.ts";
 import { accountsToday } from "../../core/accounts-today.ts";
-import { formatYuan } from "../../core/money.ts";
+import { yuanText } from "../format.ts";
 import { PAY_TYPES } from "../../core/order-input.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { QR_MAX_TEXT } from "../../protocols/links.ts";
@@ -91,7 +91,7 @@ async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; 
     children: (
       <section>
         <p class="back"><a href="/admin/accounts" safe>{t("accounts.back")}</a></p>
-        <PageHead title={a ? `${title} · ${a.name}` : title} lead={today ? t("accounts.today_line", { paid: formatYuan(today.paidToday), n: today.paidCountToday }) : undefined}>
+        <PageHead title={a ? `${title} · ${a.name}` : title} lead={today ? t("accounts.today_line", { paid: yuanText(today.paidToday), n: today.paidCountToday }) : undefined}>
           {a ? <a class="btn" href={`/admin/accounts/${a.id}/slots`} id="account-slots" title={t("accounts.slots_hint")} safe>{t("accounts.slots")}</a> : ""}
         </PageHead>
         <form method="post" action={a ? `/admin/accounts/${a.id}` : "/admin/accounts"} class="card manage-form" id="account-form">

@@ -5,7 +5,8 @@
 // report group (the accounts one report could mean): the page names them, and the account holding
 // each slot when it is another of the group. The same view as `xpay channel slots`
 // (core/slots/reserved.ts), which reads the allocator's own rule. A bad amount is a 422 inline error.
-import { formatYuan, readTypedYuan, showYuan } from "../../core/money.ts";
+import { readTypedYuan, showYuan } from "../../core/money.ts";
+import { yuanText } from "../format.ts";
 import { type ReservedView, reservedAmounts, SLOT_LIST_LIMIT } from "../../core/slots/reserved.ts";
 import { attr, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -37,14 +38,14 @@ function Probe(p: { v: ReservedView; value: string; error?: string; t: Translate
           <ol class="sl-steps">
             {pr.steps.map((s) => (
               <li class={s.heldBy ? "held" : s.tradeAmount === pr.next ? "next" : undefined} title={s.heldBy ? t("slots.step_held", { t: s.heldBy.tradeNo }) : t("slots.step_free")} safe>
-                {formatYuan(s.tradeAmount)}
+                {yuanText(s.tradeAmount)}
               </li>
             ))}
           </ol>
           {pr.next === null ? (
-            <Notice kind="error" id="probe-full" text={t("slots.probe_full", { a: formatYuan(pr.amount), o: showYuan(v.maxOffset) })} />
+            <Notice kind="error" id="probe-full" text={t("slots.probe_full", { a: yuanText(pr.amount), o: showYuan(v.maxOffset) })} />
           ) : (
-            <Notice kind="ok" id="probe-next" text={t("slots.probe_next", { a: formatYuan(pr.amount), n: formatYuan(pr.next) })} />
+            <Notice kind="ok" id="probe-next" text={t("slots.probe_next", { a: yuanText(pr.amount), n: yuanText(pr.next) })} />
           )}
         </div>
       ) : (

@@ -11,7 +11,7 @@ import { accountWatchers, keyedOf } from "../../core/clients/overview.ts";
 import type { Watcher } from "../../core/clients/watch.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import type { KeyedClient } from "../../core/store.ts";
-import { formatYuan } from "../../core/money.ts";
+import { yuanText } from "../format.ts";
 import { CsrfInput, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
 import { seeOther } from "../http.ts";
@@ -72,7 +72,7 @@ function Today(p: { ctx: AdminContext; row: AccountToday }) {
   return (
     <div class="stack stack-end">
       <span class="nowrap">
-        <strong safe>{formatYuan(paidToday)}</strong> <span class="faint">/</span> <span safe>{a.dayAmount > 0 ? formatYuan(a.dayAmount) : t("accounts.no_limit")}</span>
+        <strong safe>{yuanText(paidToday)}</strong> <span class="faint">/</span> <span safe>{a.dayAmount > 0 ? yuanText(a.dayAmount) : t("accounts.no_limit")}</span>
       </span>
       {dayUsed !== null ? <meter min="0" max="1" low={String(NEAR_LIMIT * 0.75)} high={String(NEAR_LIMIT)} optimum="0" value={String(Math.min(1, dayUsed))} title={`${Math.round(dayUsed * 100)}%`}></meter> : ""}
       <span class="small faint" safe>{t("accounts.orders_today", { n: paidCountToday })}</span>
@@ -83,7 +83,7 @@ function Today(p: { ctx: AdminContext; row: AccountToday }) {
 
 function Range(p: { ctx: AdminContext; min: number; max: number }) {
   if (!p.min && !p.max) return <span class="faint" safe>{p.ctx.t("accounts.no_limit")}</span>;
-  const text = !p.max ? `≥ ${formatYuan(p.min)}` : !p.min ? `≤ ${formatYuan(p.max)}` : `${formatYuan(p.min)} – ${formatYuan(p.max)}`;
+  const text = !p.max ? `≥ ${yuanText(p.min)}` : !p.min ? `≤ ${yuanText(p.max)}` : `${yuanText(p.min)} – ${yuanText(p.max)}`;
   return <span class="nowrap" safe>{text}</span>;
 }
 

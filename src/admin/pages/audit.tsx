@@ -1,6 +1,7 @@
 /** @jsxImportSource @kitajs/html */
 // GET /admin/audit: the audit log, newest first, filtered by actor and action, paged by id (the
 // same listAudit as `xpay audit list`). Filters are a GET form, so a filtered page is a link.
+import { actionLabel } from "../audit-labels.ts";
 import { listAudit } from "../../core/admin/audit.ts";
 import type { AuditEntry } from "../../core/admin/store.ts";
 import { attr, PageHead, Pager, Time } from "../components.tsx";
@@ -84,7 +85,7 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
                   <tr data-id={String(e.id)}>
                     <td class="nowrap"><Time at={e.at} tz={ctx.tz} /></td>
                     <td safe>{e.actor}</td>
-                    <td><code safe>{e.action}</code></td>
+                    <td class="nowrap" title={attr(e.action)} data-action={attr(e.action)} safe>{actionLabel(t, e.action)}</td>
                     <td class="wrap" safe>{e.target}</td>
                     <td class="nowrap mono" safe>{e.ip || "—"}</td>
                     <td class="wrap"><Change entry={e} t={t} /></td>

@@ -3,11 +3,12 @@
 // of its online stretches and silences over the chosen range (an SVG drawn from the stretches;
 // colours come from clients.css, no inline style), the silences longer than the heartbeat
 // timeout, report latency, and the messages no rule could read. Data from core/clients/detail.ts.
+import { reasonText } from "../reason-text.ts";
 import type { DeviceHistory } from "../../core/clients/history.ts";
 import type { UnreadMessage } from "../../core/clients/detail.ts";
 import type { Latency } from "../../core/clients/latency.ts";
 import { formatLocal } from "../../core/time.ts";
-import { Time } from "../components.tsx";
+import { attr, Time } from "../components.tsx";
 import type { Translate } from "../i18n/index.ts";
 import { duration } from "./client-bits.tsx";
 
@@ -150,7 +151,7 @@ export function UnreadCard(p: { unread: UnreadMessage[]; tz: string; t: Translat
                     <span safe>{u.text || "—"}</span>
                     {u.looksLikePayment ? <span class="tag tag-warn cl-looks" safe>{t("unread.looks_paid")}</span> : ""}
                   </td>
-                  <td class="wrap muted" safe>{u.report.reason}</td>
+                  <td class="wrap muted" title={attr(u.report.reason)} safe>{reasonText(u.report.reason, p.t)}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,13 +4,14 @@
 // page and shows the CLI command that looks closer, for an operator on the server's shell.
 // Forwarded messages that were no payment are folded away under the lists, and count in no chip;
 // monitoring clients offline get a chip of their own, linked to the client (or the clients page).
+import { reasonText } from "../reason-text.ts";
 import type { Children } from "@kitajs/html";
 import { ATTENTION_DAYS, ATTENTION_ROWS, type Attention } from "../../core/browse/attention.ts";
 import type { ClientState } from "../../core/monitor-clients.ts";
-import { formatYuan } from "../../core/money.ts";
-import { Time } from "../components.tsx";
+import { duration, yuanText } from "../format.ts";
+import { attr, Time } from "../components.tsx";
 import type { Translate } from "../i18n/index.ts";
-import { payTypeName, span } from "./dashboard-format.ts";
+import { payTypeName } from "./dashboard-format.ts";
 
 const enc = encodeURIComponent;
 const orderLink = (tradeNo: string) => `/admin/orders/${enc(tradeNo)}`;
@@ -108,7 +109,7 @@ function NotPayments(p: { a: Attention; tz: string; t: Translate }) {
           <li>
             <Time at={x.createdAt} tz={tz} /> · <a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${x.client || x.kind}`}</a>
             {x.pid === null ? "" : <span class="muted" safe>{` · ${x.pid}`}</span>}
-            <span class="dash-quiet-reason muted" safe>{x.reason}</span>
+            <span class="dash-quiet-reason muted" title={attr(x.reason)} safe>{reasonText(x.reason, t)}</span>
           </li>
         ))}
       </ul>
@@ -135,9 +136,9 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
           <tr>
             <td class="nowrap"><Time at={x.createdAt} tz={tz} /></td>
             <td class="nowrap"><a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${payTypeName(x.payType, t)}`}</a></td>
-            <td class="num" safe>{x.amount === null ? "—" : formatYuan(x.amount)}</td>
+            <td class="num" safe>{x.amount === null ? "—" : yuanText(x.amount)}</td>
             <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
-            <td class="dash-text" safe>{x.reason}</td>
+            <td class="dash-text" title={attr(x.reason)} safe>{reasonText(x.reason, t)}</td>
             <Cmd cmd={`xpay report list --outcome unmatched --money yes${x.pid === null ? "" : ` --pid ${x.pid}`}`} />
           </tr>
         ))}
@@ -163,9 +164,9 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
           <tr>
             <td class="nowrap"><Time at={o.paidAt ?? 0} tz={tz} /></td>
             <td class="nowrap mono"><a href={orderLink(o.tradeNo)} safe>{o.tradeNo}</a></td>
-            <td class="num" safe>{formatYuan(o.tradeAmount ?? o.amount)}</td>
+            <td class="num" safe>{yuanText(o.tradeAmount ?? o.amount)}</td>
             <td safe>{String(o.pid)}</td>
-            <td class="nowrap" safe>{span(o.moneyAt - o.expireTime)}</td>
+            <td class="nowrap" safe>{duration(o.moneyAt - o.expireTime, t)}</td>
             <Cmd cmd={`xpay order inspect ${o.tradeNo}`} />
           </tr>
         ))}
@@ -176,7 +177,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
           <tr>
             <td class="nowrap"><Time at={o.createdAt} tz={tz} /></td>
             <td class="nowrap mono"><a href={orderLink(o.tradeNo)} safe>{o.tradeNo}</a></td>
-            <td class="num" safe>{formatYuan(o.amount)}</td>
+            <td class="num" safe>{yuanText(o.amount)}</td>
             <td safe>{String(o.pid)}</td>
             <td class="dash-text">
               <span class="nowrap" safe>{payTypeName(o.payType, t)}</span>

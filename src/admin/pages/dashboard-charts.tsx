@@ -3,7 +3,7 @@
 // attribute (assets/dashboard.js; the CSP allows no inline script). The labels are the stats
 // core's local hours and days in the operator's zone, so the browser's own zone never shifts a
 // bar. Under each chart the same figures as a table: the page says it without script too.
-import { formatYuan } from "../../core/money.ts";
+import { grouped, yuanText } from "../format.ts";
 import type { IncomeGroup } from "../../core/stats/income.ts";
 import { attr } from "../components.tsx";
 import type { Translate } from "../i18n/index.ts";
@@ -19,6 +19,10 @@ export interface ChartData {
   paid: number[];
   series: string;
   x: string;
+  /** The units of large axis numbers in the page's language ("万", "亿"); empty in English,
+   *  where the axis says "20k" and "2M" (format.ts decides the same for the cards). */
+  wan: string;
+  yi: string;
 }
 
 export function chartData(groups: IncomeGroup[], unit: "hour" | "day", t: Translate): ChartData {
@@ -29,6 +33,8 @@ export function chartData(groups: IncomeGroup[], unit: "hour" | "day", t: Transl
     paid: groups.map((g) => g.paidCount),
     series: t("dashboard.series_amount"),
     x: t(unit === "hour" ? "dashboard.col_hour" : "dashboard.col_day"),
+    wan: t("fmt.wan"),
+    yi: t("fmt.yi"),
   };
 }
 
@@ -52,9 +58,9 @@ function DataTable(p: { groups: IncomeGroup[]; unit: "hour" | "day"; t: Translat
             {[...p.groups].reverse().map((g) => (
               <tr data-key={attr(g.key)}>
                 <td class="nowrap" safe>{g.key}</td>
-                <td class="num" safe>{formatYuan(g.paidAmount)}</td>
-                <td class="num" safe>{String(g.paidCount)}</td>
-                <td class="num" safe>{String(g.created)}</td>
+                <td class="num" safe>{yuanText(g.paidAmount)}</td>
+                <td class="num" safe>{grouped(g.paidCount)}</td>
+                <td class="num" safe>{grouped(g.created)}</td>
                 <td class="num" safe>{percent(g.ratio)}</td>
               </tr>
             ))}
@@ -71,7 +77,7 @@ function Chart(p: { id: string; title: string; empty: string; groups: IncomeGrou
     <div class="dash-chart-box" id={p.id}>
       <div class="dash-chart-head">
         <h2 safe>{p.title}</h2>
-        <span class="dash-chart-total" safe>{`¥${formatYuan(total)}`}</span>
+        <span class="dash-chart-total" safe>{`¥${yuanText(total)}`}</span>
       </div>
       {total === 0 ? <p class="dash-empty muted" safe>{p.empty}</p> : ""}
       <div class="dash-chart" data-chart={attr(JSON.stringify(chartData(p.groups, p.unit, p.t)))}></div>

@@ -15,15 +15,6 @@ export function ago(seconds: number | null, t: Translate): string {
   return t("dashboard.ago_d", { n: Math.floor(seconds / 86400) });
 }
 
-/** "2 h 5 min" style lateness of a payment (short, language-neutral units). */
-export function span(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return m ? `${h} h ${m} min` : `${h} h`;
-}
-
 const PAY_TYPES: Record<string, TextKey> = { alipay: "dashboard.pt.alipay", wxpay: "dashboard.pt.wxpay", qqpay: "dashboard.pt.qqpay" };
 
 /** 支付宝 for alipay; an unknown pay type as it is; "(not chosen)" for an order whose payer has not picked. */

@@ -2,7 +2,7 @@
 // The dashboard's income figures: today, yesterday, 7 and 30 days as cards, and where the money
 // came from (pay type, account, merchant) today and over 30 days. Everything comes from
 // dashboardStats (core/stats/dashboard.ts), the numbers `xpay stats` prints.
-import { formatYuan } from "../../core/money.ts";
+import { bigCount, grouped, yuanText } from "../format.ts";
 import type { Breakdowns, DashboardStats, Period } from "../../core/stats/dashboard.ts";
 import type { IncomeGroup } from "../../core/stats/income.ts";
 import { attr } from "../components.tsx";
@@ -26,11 +26,11 @@ function PeriodCard(p: { id: string; label: string; period: Period; t: Translate
       <div class="dash-period-label" safe>{p.label}</div>
       <div class="dash-amount">
         <span class="dash-yuan">¥</span>
-        <span class="dash-value" safe>{formatYuan(period.paidAmount)}</span>
+        <span class="dash-value" safe>{yuanText(period.paidAmount)}</span>
       </div>
       <div class="dash-sub">
-        <span class="dash-paid" safe>{t("dashboard.paid_count", { n: period.paidCount })}</span>
-        <span class="dash-ratio" safe>{t("dashboard.created_ratio", { n: period.created, ratio: percent(period.ratio) })}</span>
+        <span class="dash-paid" safe>{t("dashboard.paid_count", { n: bigCount(period.paidCount, t) })}</span>
+        <span class="dash-ratio" safe>{t("dashboard.created_ratio", { n: bigCount(period.created, t), ratio: percent(period.ratio) })}</span>
       </div>
     </div>
   );
@@ -99,9 +99,9 @@ function BreakdownTable(p: { kind: Kind; title: string; column: string; by: stri
               shown.map((r) => (
                 <tr data-key={attr(r.key)}>
                   <td class="dash-name" safe>{r.label}</td>
-                  <td class="num" safe>{formatYuan(r.today)}</td>
-                  <td class="num" safe>{formatYuan(r.last30.paidAmount)}</td>
-                  <td class="num" safe>{String(r.last30.paidCount)}</td>
+                  <td class="num" safe>{yuanText(r.today)}</td>
+                  <td class="num" safe>{yuanText(r.last30.paidAmount)}</td>
+                  <td class="num" safe>{grouped(r.last30.paidCount)}</td>
                   <td class="num" safe>{percent(r.last30.ratio)}</td>
                 </tr>
               ))

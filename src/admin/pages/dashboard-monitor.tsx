@@ -2,7 +2,7 @@
 // The dashboard's watch on the receiving side: monitoring clients online or offline with the age
 // of their last heartbeat (core/monitor-clients.ts, the rule `xpay client list` uses), and the
 // accounts that have received most of their daily limit today (core/stats/day-limits.ts).
-import { formatYuan } from "../../core/money.ts";
+import { yuanText } from "../format.ts";
 import type { ClientState } from "../../core/monitor-clients.ts";
 import { type AccountToday, NEAR_LIMIT } from "../../core/accounts-today.ts";
 import { formatLocal } from "../../core/time.ts";
@@ -84,8 +84,8 @@ export function LimitsCard(p: { accounts: AccountToday[]; t: Translate }) {
               {p.accounts.map((a) => (
                 <tr data-account={String(a.account.id)}>
                   <td class="wrap" safe>{`#${a.account.id} ${a.account.name} · ${payTypeName(a.account.payType, t)}`}</td>
-                  <td class="num" safe>{formatYuan(a.paidToday)}</td>
-                  <td class="num" safe>{formatYuan(a.account.dayAmount)}</td>
+                  <td class="num" safe>{yuanText(a.paidToday)}</td>
+                  <td class="num" safe>{yuanText(a.account.dayAmount)}</td>
                   <td class="num nowrap">
                     <meter min="0" max="1" low="0.9" high="0.99" optimum="0" value={String(Math.min(1, a.dayUsed ?? 0))}></meter>{" "}
                     <span safe>{`${Math.floor((a.dayUsed ?? 0) * 100)}%`}</span>

@@ -2,6 +2,7 @@
 // /admin/merchants: every merchant with its status, notification method, V2 keys, order counts,
 // income today / 7 / 30 days and notification delivery, and the form that adds one. A new merchant's AppSecret is answered once, on the page the POST
 // returns (merchant-once.tsx), never through a redirect to a page that could show it again.
+import { grouped } from "../format.ts";
 import { addMerchant, type MerchantRow, merchantOverview } from "../../core/merchant-admin.ts";
 import { incomeOf, type MerchantIncome, merchantIncome } from "../../core/stats/merchant-income.ts";
 import type { MerchantDelivery } from "../../core/store.ts";
@@ -63,8 +64,8 @@ function MerchantsTable(p: { ctx: AdminContext; rows: MerchantRow[]; income: Map
                 <td>{m.active ? <span class="tag tag-ok" safe>{t("merchants.active")}</span> : <span class="tag tag-danger" safe>{t("merchants.inactive")}</span>}</td>
                 <td class="nowrap m-hide-phone"><NotifyMethods ctx={ctx} merchant={m} /></td>
                 <td class="m-hide-phone">{m.rsaPublicKey ? <span class="tag tag-accent" safe>{t("merchants.v2_set")}</span> : <span class="faint" safe>{t("merchants.v2_none")}</span>}</td>
-                <td class="num m-hide-phone" safe>{String(orders.total)}</td>
-                <td class="num m-hide-phone" safe>{String(orders.today)}</td>
+                <td class="num m-hide-phone" safe>{grouped(orders.total)}</td>
+                <td class="num m-hide-phone" safe>{grouped(orders.today)}</td>
                 <td class="nowrap m-wide"><IncomeCell income={incomeOf(p.income, m.pid)} t={t} /></td>
                 <td class="m-wide">{p.delivery.has(m.pid) ? <DeliveryCell d={p.delivery.get(m.pid)!} t={t} tz={ctx.tz} /> : ""}</td>
                 <td class="nowrap m-hide-phone m-created"><Time at={m.createdAt} tz={ctx.tz} /></td>

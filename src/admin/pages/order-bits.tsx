@@ -4,7 +4,7 @@
 // escaped (`safe`).
 import { REPORT_KINDS } from "../../core/browse/report-query.ts";
 import type { ActionRefusalCode } from "../../core/order-actions.ts";
-import { formatYuan } from "../../core/money.ts";
+import { money } from "../format.ts";
 import { effectiveStatus } from "../../core/order-state.ts";
 import type { StoredReport } from "../../core/store.ts";
 import { formatLocal } from "../../core/time.ts";
@@ -33,10 +33,8 @@ export function payTypeName(t: T, payType: string): string {
   return ["alipay", "wxpay", "qqpay"].includes(payType) ? t(`orders.pay_${payType}` as TextKey) : payType;
 }
 
-/** "¥9.98"; an em dash for no amount. */
-export function yuan(cents: number | null | undefined): string {
-  return cents === null || cents === undefined ? "—" : `¥${formatYuan(cents)}`;
-}
+/** "¥1,009.98"; an em dash for no amount (format.ts money, the console's one amount format). */
+export const yuan = money;
 
 /** A time stored in milliseconds (notifications), shown like <Time> in the operator's zone. */
 export function TimeMs(p: { ms: number | null; tz: string }) {

@@ -3,6 +3,9 @@
 // a coloured dot, a title and what matters about it. Each notification attempt shows the HTTP
 // status, how long it took, whether the merchant acknowledged it, the error and the merchant's
 // answer; the queued notification shows what is sent. Every value is escaped; raw texts go in <pre>.
+import { reasonText } from "../reason-text.ts";
+import { actionLabel } from "../audit-labels.ts";
+import { attr } from "../components.tsx";
 import type { TimelineEvent } from "../../core/browse/timeline.ts";
 import type { TextKey, Translate } from "../i18n/index.ts";
 import { kindName, OutcomeBadge, payTypeName, TimeMs, yuan } from "./order-bits.tsx";
@@ -57,7 +60,7 @@ function Body(p: { e: TimelineEvent; t: T }) {
           <div>
             <a href={`/admin/reports/${str(d.id)}`} safe>{`#${str(d.id)}`}</a> · <span safe>{kindName(t, str(d.report_kind))}</span> · <span safe>{str(d.client)}</span> · <b safe>{yuan(cents(d.amount))}</b>
           </div>
-          {d.reason ? <div safe>{str(d.reason)}</div> : ""}
+          {d.reason ? <div title={attr(str(d.reason))} safe>{reasonText(str(d.reason), t)}</div> : ""}
         </div>
       );
     case "paid":
@@ -103,7 +106,7 @@ function Title(p: { e: TimelineEvent; t: T }) {
   const d = e.detail;
   if (e.kind === "operator") {
     const known = ["order.close", "order.confirm", "order.simulate_pay", "notification.replay", "report.assign"].includes(str(d.action));
-    return <span class="ev-title" safe>{known ? t(`orders.act_${str(d.action)}` as TextKey) : `${t("orders.ev_operator")} ${str(d.action)}`}</span>;
+    return <span class="ev-title" title={attr(str(d.action))} safe>{known ? t(`orders.act_${str(d.action)}` as TextKey) : `${t("orders.ev_operator")} ${actionLabel(t, str(d.action))}`}</span>;
   }
   return (
     <span class="ev-title">

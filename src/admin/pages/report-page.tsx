@@ -4,6 +4,8 @@
 // the assign form: an order number (the candidates the store finds: the merchant's orders payable
 // when the money arrived, nearest amount first) and a required reason. POST .../assign calls the
 // audited core function `xpay report assign` calls; a refusal is shown inline, nothing changed.
+import { Candidates } from "./report-candidates.tsx";
+import { reasonText } from "../reason-text.ts";
 import { type ReportDetail, reportDetail } from "../../core/browse/order-detail.ts";
 import { REASON_MAX } from "../../core/manual-payment.ts";
 import { assignReportAs } from "../../core/order-actions.ts";
@@ -23,11 +25,36 @@ interface AssignState {
 
 /** Pretty JSON when the content is JSON (what the phone apps send), else the text as received. */
 function rawShown(raw: string): { json: boolean; text: string } {
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (v !== null && typeof v === "object") return { json: true, text: JSON.stringify(v, null, 2) };
-  } catch {}
+  const v = parsed(raw);
+  if (v !== undefined) return { json: true, text: JSON.stringify(expand(v), null, 2) };
+  // A form or query body (a GET report): one "name = value" per line, decoded.
+  if (/^[\w.[\]-]+=[^&]*(&[\w.[\]-]+=[^&]*)*$/.test(raw)) {
+    return { json: false, text: [...new URLSearchParams(raw)].map(([k, x]) => `${k} = ${x}`).join("\n") };
+  }
   return { json: false, text: raw };
+}
+
+/** An object or array in JSON text; undefined for anything else. */
+function parsed(text: string): object | undefined {
+  if (!/^\s*[[{]/.test(text)) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON carried as a string inside JSON (SmsForwarder's content field) shown as JSON, not as an escaped string. */
+function expand(v: unknown, depth = 0): unknown {
+  if (depth > 4) return v;
+  if (typeof v === "string") {
+    const inner = parsed(v);
+    return inner === undefined ? v : expand(inner, depth + 1);
+  }
+  if (Array.isArray(v)) return v.map((x) => expand(x, depth + 1));
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, expand(x, depth + 1)]));
+  return v;
 }
 
 function ReadCard(p: { ctx: AdminContext; d: ReportDetail; merchantName: string }) {
@@ -49,7 +76,7 @@ function ReadCard(p: { ctx: AdminContext; d: ReportDetail; merchantName: string 
           <dt safe>{t("reports.k_pay_type")}</dt><dd safe>{payType}</dd>
           <dt safe>{t("reports.k_channel_code")}</dt><dd class="mono" safe>{r.channelCode || "—"}</dd>
           <dt safe>{t("reports.k_outcome")}</dt><dd><OutcomeBadge outcome={r.outcome} t={t} /></dd>
-          <dt safe>{t("reports.k_reason")}</dt><dd safe>{r.reason || "—"}</dd>
+          <dt safe>{t("reports.k_reason")}</dt><dd title={attr(r.reason)} safe>{reasonText(r.reason, t) || "—"}</dd>
           <dt safe>{t("reports.k_order")}</dt>
           <dd class="mono">{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} id="report-order" safe>{r.tradeNo}</a> : <span class="faint">—</span>}</dd>
           {r.source ? <><dt safe>{t("reports.k_source")}</dt><dd class="mono" safe>{r.source}</dd></> : ""}
@@ -64,7 +91,7 @@ function ReadCard(p: { ctx: AdminContext; d: ReportDetail; merchantName: string 
   );
 }
 
-function AssignCard(p: { ctx: AdminContext; d: ReportDetail; state: AssignState }) {
+function AssignCard(p: { ctx: AdminContext; d: ReportDetail; state: AssignState; accounts: Map<number, string> }) {
   const { ctx, d, state } = p;
   const t = ctx.t;
   const e = state.errors ?? {};
@@ -97,36 +124,7 @@ function AssignCard(p: { ctx: AdminContext; d: ReportDetail; state: AssignState 
       ) : (
         <div>
           <p class="hint muted" safe>{t("reports.candidates_hint")}</p>
-          <div class="table-wrap">
-            <table class="table" id="candidates">
-              <thead>
-                <tr>
-                  <th safe>{t("reports.c_trade_no")}</th>
-                  <th safe>{t("reports.c_out_trade_no")}</th>
-                  <th class="num" safe>{t("reports.c_trade_amount")}</th>
-                  <th safe>{t("reports.c_status")}</th>
-                  <th safe>{t("reports.c_created")}</th>
-                  <th safe>{t("reports.c_expire")}</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.candidates.map((o) => (
-                  <tr data-trade-no={o.tradeNo}>
-                    <td class="nowrap mono"><a href={`/admin/orders/${o.tradeNo}`} safe>{o.tradeNo}</a></td>
-                    <td class="mono" safe>{o.outTradeNo}</td>
-                    <td class="num nowrap" safe>{yuan(o.tradeAmount)}</td>
-                    <td class="nowrap"><StatusBadge order={o} now={now} t={t} /></td>
-                    <td class="nowrap"><Time at={o.createdAt} tz={ctx.tz} /></td>
-                    <td class="nowrap"><Time at={o.expireTime} tz={ctx.tz} /></td>
-                    <td>
-                      <button type="button" class="btn btn-small" data-fill="f-trade_no" data-focus="f-reason" data-value={attr(o.tradeNo)} safe>{t("reports.pick")}</button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Candidates orders={d.candidates} paid={d.report.amount ?? 0} accounts={p.accounts} now={now} tz={ctx.tz} t={t} />
         </div>
       )}
     </div>
@@ -137,6 +135,7 @@ async function ReportView(p: { ctx: AdminContext; d: ReportDetail; state: Assign
   const { ctx, d } = p;
   const t = ctx.t;
   const merchant = d.report.pid === null ? null : await ctx.gw.store.getMerchant(d.report.pid);
+  const accounts = new Map(d.assignable ? (await ctx.gw.store.listChannels()).map((a) => [a.id, a.name]) : []);
   return (
     <div id="report-view">
       <div class="page-head detail-head">
@@ -145,7 +144,7 @@ async function ReportView(p: { ctx: AdminContext; d: ReportDetail; state: Assign
       </div>
       {p.state.done ? <Notice kind="ok" text={p.state.done} id="assign-done" /> : ""}
       <ReadCard ctx={ctx} d={d} merchantName={merchant?.name ?? ""} />
-      {d.assignable ? <AssignCard ctx={ctx} d={d} state={p.state} /> : ""}
+      {d.assignable ? <AssignCard ctx={ctx} d={d} state={p.state} accounts={accounts} /> : ""}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // GET /admin/reports: every report newest first, filtered by outcome, kind, money or not and merchant
 // (core/browse/report-query.ts, the CLI's `report list` too), paged by id: "next page" asks for the
 // ids below the last one shown, "newest" starts again. A bad filter value is a 422 with its message.
+import { reasonText } from "../reason-text.ts";
 import { type ReportFilterCode, type ReportFilterField, parseReportFilter, REPORT_FILTER_FIELDS, REPORT_KINDS, REPORT_OUTCOMES, reportQueryString } from "../../core/browse/report-query.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
@@ -88,7 +89,7 @@ function ReportsTable(p: { rows: StoredReport[]; merchants: Map<number, Merchant
                 <td class="num nowrap" safe>{yuan(r.amount)}</td>
                 <td class="nowrap"><OutcomeBadge outcome={r.outcome} t={t} /></td>
                 <td class="nowrap mono">{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} safe>{r.tradeNo}</a> : <span class="faint">—</span>}</td>
-                <td class="wrap" safe>{r.reason.length > 80 ? `${r.reason.slice(0, 79)}…` : r.reason}</td>
+                <td class="wrap" title={attr(r.reason)} safe>{short(reasonText(r.reason, t))}</td>
               </tr>
             ))
           )}
@@ -133,3 +134,6 @@ export async function listReports(ctx: AdminContext): Promise<Response> {
     ),
   });
 }
+
+/** A long reason cut for the list; the page of the report shows it whole. */
+const short = (s: string): string => (s.length > 80 ? `${s.slice(0, 79)}…` : s);

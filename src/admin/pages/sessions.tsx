@@ -3,10 +3,11 @@
 // everywhere", the password change (which logs out every other session), and the failed logins
 // of the last day (login-failures.tsx). The revoke buttons
 // are htmx actions that swap the table in place and fall back to a plain POST without script.
+import { userAgentShort } from "../user-agent.ts";
 import { changePassword } from "../../core/admin/operators.ts";
 import { PASSWORD_MIN } from "../../core/admin/credentials.ts";
 import { liveSessions, revokeAllSessions, revokeSession } from "../../core/admin/sessions.ts";
-import { CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
+import { attr, CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
 import { SESSION_COOKIE } from "../guard.ts";
 import { seeOther, setCookie } from "../http.ts";
@@ -40,7 +41,7 @@ async function SessionsCard(p: { ctx: AdminContext; notice?: string }) {
                 <td class="nowrap"><Time at={s.createdAt} tz={ctx.tz} /></td>
                 <td class="nowrap"><Time at={s.lastUsedAt} tz={ctx.tz} /></td>
                 <td class="nowrap mono" safe>{s.lastIp && s.lastIp !== s.ip ? `${s.ip || "—"} / ${s.lastIp}` : s.ip || "—"}</td>
-                <td class="wrap" safe>{s.userAgent || "—"}</td>
+                <td class="wrap" title={attr(s.userAgent)} safe>{userAgentShort(s.userAgent) || "—"}</td>
                 <td class="nowrap">
                   {s.id === ctx.session.id ? (
                     <span class="tag tag-accent" safe>{t("sessions.current")}</span>
