@@ -10,6 +10,7 @@ import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
 import { olistEn } from "./olist.en.ts";
+import { testpayEn } from "./testpay.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -139,4 +140,5 @@ export const en: Record<TextKey, string> = {
   ...keyedEn,
   ...deliveryEn,
   ...olistEn,
+  ...testpayEn,
 };

@@ -11,6 +11,7 @@ import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
 import { olistZh } from "./olist.zh.ts";
+import { testpayZh } from "./testpay.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -140,4 +141,5 @@ export const zh = {
   ...keyedZh,
   ...deliveryZh,
   ...olistZh,
+  ...testpayZh,
 } as const;
