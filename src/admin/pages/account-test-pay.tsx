@@ -61,7 +61,9 @@ function StatusBox(p: { ctx: AdminContext; a: ChannelAccount; order: Order }) {
     <div id="test-pay-status" class="card" data-status={String(s)} hx-get={pending ? url : undefined} hx-trigger={pending ? `every ${POLL_SECONDS}s` : undefined} hx-swap="outerHTML">
       <p><StatusBadge order={order} now={now} t={t} /></p>
       {s === OrderStatus.Paid ? (
-        <Notice kind="ok" id="test-pay-paid" text={t("testpay.paid", { time: new Date((order.paidAt ?? 0) * 1000).toISOString().slice(0, 19).replace("T", " ") + " UTC" })} />
+        <p class="notice notice-ok" id="test-pay-paid" role="status">
+          <span safe>{t("testpay.paid", { time: "" })}</span><Time at={order.paidAt ?? 0} tz={ctx.tz} />
+        </p>
       ) : pending ? (
         <p class="muted" aria-live="polite" safe>{t("testpay.waiting")}</p>
       ) : (
@@ -83,7 +85,7 @@ async function orderPage(ctx: AdminContext, a: ChannelAccount, order: Order): Pr
         <PageHead title={t("testpay.order_title", { trade_no: order.tradeNo })} />
         <div class="card" id="test-pay-order">
           <p class="muted" safe>{t("testpay.pay_amount")}</p>
-          <p class="test-pay-amount" id="test-pay-amount" safe>{formatYuan(order.tradeAmount ?? order.amount)}</p>
+          <p class="test-pay-amount" id="test-pay-amount" safe>{`¥${formatYuan(order.tradeAmount ?? order.amount)}`}</p>
           <p class="small muted">
             <span safe>{t("testpay.expires")}</span> <Time at={order.expireTime} tz={ctx.tz} />
           </p>
