@@ -11,6 +11,7 @@ import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
 import { olistEn } from "./olist.en.ts";
 import { testpayEn } from "./testpay.en.ts";
+import { alertsEn } from "./alerts.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -141,4 +142,5 @@ export const en: Record<TextKey, string> = {
   ...deliveryEn,
   ...olistEn,
   ...testpayEn,
+  ...alertsEn,
 };

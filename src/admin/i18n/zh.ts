@@ -12,6 +12,7 @@ import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
 import { olistZh } from "./olist.zh.ts";
 import { testpayZh } from "./testpay.zh.ts";
+import { alertsZh } from "./alerts.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -142,4 +143,5 @@ export const zh = {
   ...deliveryZh,
   ...olistZh,
   ...testpayZh,
+  ...alertsZh,
 } as const;

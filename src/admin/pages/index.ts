@@ -3,6 +3,7 @@
 import type { AdminPage } from "../context.ts";
 import { accountSlotsPage } from "./account-slots.tsx";
 import { accountsPage } from "./accounts.tsx";
+import { alertsPage } from "./alerts.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -31,6 +32,7 @@ export const PAGES: readonly AdminPage[] = [
   clientPage,
   accountSlotsPage,
   settingsPage,
+  alertsPage,
   auditPage,
   sessionsPage,
 ];
