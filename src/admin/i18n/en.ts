@@ -12,6 +12,7 @@ import { deliveryEn } from "./delivery.en.ts";
 import { olistEn } from "./olist.en.ts";
 import { testpayEn } from "./testpay.en.ts";
 import { alertsEn } from "./alerts.en.ts";
+import { rulesEn } from "./rules.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -143,4 +144,5 @@ export const en: Record<TextKey, string> = {
   ...olistEn,
   ...testpayEn,
   ...alertsEn,
+  ...rulesEn,
 };

@@ -13,6 +13,7 @@ import { deliveryZh } from "./delivery.zh.ts";
 import { olistZh } from "./olist.zh.ts";
 import { testpayZh } from "./testpay.zh.ts";
 import { alertsZh } from "./alerts.zh.ts";
+import { rulesZh } from "./rules.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -144,4 +145,5 @@ export const zh = {
   ...olistZh,
   ...testpayZh,
   ...alertsZh,
+  ...rulesZh,
 } as const;

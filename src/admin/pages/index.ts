@@ -4,6 +4,7 @@ import type { AdminPage } from "../context.ts";
 import { accountSlotsPage } from "./account-slots.tsx";
 import { accountsPage } from "./accounts.tsx";
 import { alertsPage } from "./alerts.tsx";
+import { rulesPage } from "./rules.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -33,6 +34,7 @@ export const PAGES: readonly AdminPage[] = [
   accountSlotsPage,
   settingsPage,
   alertsPage,
+  rulesPage,
   auditPage,
   sessionsPage,
 ];
