@@ -13,6 +13,7 @@ import { olistEn } from "./olist.en.ts";
 import { testpayEn } from "./testpay.en.ts";
 import { alertsEn } from "./alerts.en.ts";
 import { rulesEn } from "./rules.en.ts";
+import { outboxEn } from "./outbox.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -145,4 +146,5 @@ export const en: Record<TextKey, string> = {
   ...testpayEn,
   ...alertsEn,
   ...rulesEn,
+  ...outboxEn,
 };

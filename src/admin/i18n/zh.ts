@@ -14,6 +14,7 @@ import { olistZh } from "./olist.zh.ts";
 import { testpayZh } from "./testpay.zh.ts";
 import { alertsZh } from "./alerts.zh.ts";
 import { rulesZh } from "./rules.zh.ts";
+import { outboxZh } from "./outbox.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -146,4 +147,5 @@ export const zh = {
   ...testpayZh,
   ...alertsZh,
   ...rulesZh,
+  ...outboxZh,
 } as const;

@@ -5,6 +5,7 @@ import { accountSlotsPage } from "./account-slots.tsx";
 import { accountsPage } from "./accounts.tsx";
 import { alertsPage } from "./alerts.tsx";
 import { rulesPage } from "./rules.tsx";
+import { outboxPage } from "./outbox.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -35,6 +36,7 @@ export const PAGES: readonly AdminPage[] = [
   settingsPage,
   alertsPage,
   rulesPage,
+  outboxPage,
   auditPage,
   sessionsPage,
 ];
