@@ -22,7 +22,7 @@ beforeAll(async () => {
   ({ base } = await xc.serve());
   for (const money of ["12.00", "30.00"]) {
     const created = await xc.post("/xpay/order/create", nativeCreate({ money }));
-    xc.cli(["simulate-pay", created.data.trade_no]);
+    xc.cli(["simulate-pay", String(created.data.trade_no)]);
   }
   browser = await xc.launch();
   dark = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN", colorScheme: "dark" });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   ({ base } = await xc.serve());
   const created = await xc.post("/xpay/order/create", nativeCreate({ money: "12.00", notify_url: `http://127.0.0.1:${dead.port}/notify` }));
   expect(created.code).toBe(200);
-  tradeNo = created.data.trade_no;
+  tradeNo = String(created.data.trade_no);
   xc.cli(["simulate-pay", tradeNo]);
   browser = await xc.launch();
   desktop = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN" });

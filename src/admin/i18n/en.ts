@@ -14,6 +14,7 @@ import { testpayEn } from "./testpay.en.ts";
 import { alertsEn } from "./alerts.en.ts";
 import { rulesEn } from "./rules.en.ts";
 import { outboxEn } from "./outbox.en.ts";
+import { operatorsEn } from "./operators.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -147,4 +148,5 @@ export const en: Record<TextKey, string> = {
   ...alertsEn,
   ...rulesEn,
   ...outboxEn,
+  ...operatorsEn,
 };

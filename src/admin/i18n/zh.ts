@@ -15,6 +15,7 @@ import { testpayZh } from "./testpay.zh.ts";
 import { alertsZh } from "./alerts.zh.ts";
 import { rulesZh } from "./rules.zh.ts";
 import { outboxZh } from "./outbox.zh.ts";
+import { operatorsZh } from "./operators.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -148,4 +149,5 @@ export const zh = {
   ...alertsZh,
   ...rulesZh,
   ...outboxZh,
+  ...operatorsZh,
 } as const;

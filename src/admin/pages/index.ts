@@ -6,6 +6,7 @@ import { accountsPage } from "./accounts.tsx";
 import { alertsPage } from "./alerts.tsx";
 import { rulesPage } from "./rules.tsx";
 import { outboxPage } from "./outbox.tsx";
+import { operatorsPage } from "./operators.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -37,6 +38,7 @@ export const PAGES: readonly AdminPage[] = [
   alertsPage,
   rulesPage,
   outboxPage,
+  operatorsPage,
   auditPage,
   sessionsPage,
 ];
