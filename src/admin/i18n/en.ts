@@ -15,6 +15,7 @@ import { alertsEn } from "./alerts.en.ts";
 import { rulesEn } from "./rules.en.ts";
 import { outboxEn } from "./outbox.en.ts";
 import { operatorsEn } from "./operators.en.ts";
+import { backupsEn } from "./backups.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -149,4 +150,5 @@ export const en: Record<TextKey, string> = {
   ...rulesEn,
   ...outboxEn,
   ...operatorsEn,
+  ...backupsEn,
 };

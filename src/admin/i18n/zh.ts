@@ -16,6 +16,7 @@ import { alertsZh } from "./alerts.zh.ts";
 import { rulesZh } from "./rules.zh.ts";
 import { outboxZh } from "./outbox.zh.ts";
 import { operatorsZh } from "./operators.zh.ts";
+import { backupsZh } from "./backups.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -150,4 +151,5 @@ export const zh = {
   ...rulesZh,
   ...outboxZh,
   ...operatorsZh,
+  ...backupsZh,
 } as const;

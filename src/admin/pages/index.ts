@@ -7,6 +7,7 @@ import { alertsPage } from "./alerts.tsx";
 import { rulesPage } from "./rules.tsx";
 import { outboxPage } from "./outbox.tsx";
 import { operatorsPage } from "./operators.tsx";
+import { backupsPage } from "./backups.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -39,6 +40,7 @@ export const PAGES: readonly AdminPage[] = [
   rulesPage,
   outboxPage,
   operatorsPage,
+  backupsPage,
   auditPage,
   sessionsPage,
 ];
