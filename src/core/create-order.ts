@@ -70,7 +70,7 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 }
 
 /** A rule that may only take one account: the console's 测试支付 (test-pay.ts) pins the account it tests. */
-function pinned(rule: AllocationRule, accountId: number): AllocationRule {
+export function pinnedRule(rule: AllocationRule, accountId: number): AllocationRule {
   return (view) => rule({
     candidateAccounts: (pid, payType, dayStart) => view.candidateAccounts(pid, payType, dayStart).filter((a) => a.id === accountId),
     takenTradeAmounts: (id, since, range) => view.takenTradeAmounts(id, since, range),
@@ -90,7 +90,7 @@ export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder, 
     now,
     expireTime: now + s.int("order_ttl"),
     onExisting: onExisting(o, now),
-    allocate: o.payType === "" ? null : only ? pinned(ruleFor(o, now, s), only.accountId) : ruleFor(o, now, s),
+    allocate: o.payType === "" ? null : only ? pinnedRule(ruleFor(o, now, s), only.accountId) : ruleFor(o, now, s),
   });
   if (result.kind === "created") gw.metrics.orderCreated(result.order);
   if (result.kind === "error") return { ok: false, kind: "conflict", reason: result.reason };
