@@ -8,7 +8,8 @@ import { readTypedYuan, showYuan } from "../core/money.ts";
 import { PAY_TYPES } from "../core/order-input.ts";
 import type { ChannelFields } from "../core/store.ts";
 import type { ChannelAccount } from "../core/types.ts";
-import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
+import { createTestPayment, TEST_PAY_DEFAULT } from "../core/test-pay.ts";
+import { type Cli, CliError, intArg, printJson, printTable, requireInt, useServedBaseUrl } from "./context.ts";
 import { examples } from "./help.ts";
 
 /** --json: amounts in integer cents, named so. */
@@ -142,6 +143,24 @@ export function register(program: Command, cli: Cli): void {
         })),
         ["id", "pid", "pay_type", "code", "name", "enabled", "min", "max", "day", "watched_by"],
       );
+    });
+
+  channel
+    .command("test-pay <id>")
+    .description("create a small test order on THIS account (no notify URL: no shop is told) and print its cashier link, to pay with a real phone")
+    .addHelpText("after", examples("xpay channel test-pay 1", "xpay channel test-pay 1 --amount 0.50"))
+    .option("--amount <yuan>", "amount in yuan, 0.01-100.00", TEST_PAY_DEFAULT)
+    .option("--json", "print JSON")
+    .action(async (idText: string, o: { amount: string; json?: boolean }) => {
+      const gw = cli.open();
+      await useServedBaseUrl(gw);
+      const r = await createTestPayment(gw, CLI_ACTOR, requireInt("id", idText, { min: 1 }), o.amount);
+      if (!r.ok) throw new CliError(r.reason);
+      const cashier = `${gw.baseUrl}/pay/${encodeURIComponent(r.order.tradeNo)}`;
+      if (o.json) return printJson({ trade_no: r.order.tradeNo, pid: r.merchant.pid, account_id: r.account.id, amount_cents: r.order.amount, trade_amount_cents: r.order.tradeAmount, cashier_url: cashier });
+      console.log(`test order ${r.order.tradeNo} on account ${r.account.id} (merchant ${r.merchant.pid}, no notify URL)`);
+      console.log(`pay ${showYuan(r.order.tradeAmount ?? r.order.amount)} at ${cashier}`);
+      console.log(`watch it: xpay order inspect ${r.order.tradeNo}`);
     });
 
   const toggles = [

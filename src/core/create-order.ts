@@ -69,7 +69,15 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
   return { ok: true, merchant };
 }
 
-export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder): Promise<CreateOutcome> {
+/** A rule that may only take one account: the console's 测试支付 (test-pay.ts) pins the account it tests. */
+export function pinnedRule(rule: AllocationRule, accountId: number): AllocationRule {
+  return (view) => rule({
+    candidateAccounts: (pid, payType, dayStart) => view.candidateAccounts(pid, payType, dayStart).filter((a) => a.id === accountId),
+    takenTradeAmounts: (id, since, range) => view.takenTradeAmounts(id, since, range),
+  });
+}
+
+export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder, only?: { accountId: number }): Promise<CreateOutcome> {
   const invalid = validate(o);
   if (invalid) return { ok: false, kind: "invalid", reason: invalid };
   const refused = o.notifyUrl !== "" && (await blockPrivateOn(gw)) ? await createTargetProblem(o.notifyUrl, gw.lookup) : null;
@@ -82,7 +90,7 @@ export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder):
     now,
     expireTime: now + s.int("order_ttl"),
     onExisting: onExisting(o, now),
-    allocate: o.payType === "" ? null : ruleFor(o, now, s),
+    allocate: o.payType === "" ? null : only ? pinnedRule(ruleFor(o, now, s), only.accountId) : ruleFor(o, now, s),
   });
   if (result.kind === "created") gw.metrics.orderCreated(result.order);
   if (result.kind === "error") return { ok: false, kind: "conflict", reason: result.reason };

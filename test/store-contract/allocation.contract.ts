@@ -1,9 +1,29 @@
 // Allocation through the store: the core's rule decides, the store shows it the accounts and the
 // amounts held, and writes the choice. Unique slots, the match window, the round-robin, the limits.
 import { expect, test } from "bun:test";
-import { account, create, type Ctx, merchant, payUnit, POLICY, T0 } from "./harness.ts";
+import { pinnedRule } from "../../src/core/create-order.ts";
+import { account, create, createUnit, type Ctx, merchant, newOrder, payUnit, POLICY, T0 } from "./harness.ts";
 
 export function allocationContract(ctx: Ctx): void {
+  test("a rule pinned to one account (测试支付, issue 28) takes that account, not the first by sort", async () => {
+    const s = ctx.store;
+    await merchant(s);
+    const first = await account(s);
+    const second = await account(s);
+    const pin = async (id: number) => {
+      const unit = createUnit(newOrder({ notifyUrl: "" }));
+      const r = await s.createOrder({ ...unit, allocate: pinnedRule(unit.allocate!, id) });
+      if (r.kind === "error") throw new Error(r.reason);
+      return r.order;
+    };
+    expect((await create(s)).accountId).toBe(first.id);
+    const o = await pin(second.id);
+    expect(o.accountId).toBe(second.id);
+    expect(o.tradeAmount).toBe(1000);
+    expect((await pin(second.id)).tradeAmount).toBe(999);
+    expect(await pin(first.id + second.id + 100)).toMatchObject({ status: 5, failReason: "no enabled account for pay type alipay" });
+  });
+
   test("each create takes the next free payable amount on the account; none is handed out twice", async () => {
     const s = ctx.store;
     await merchant(s);

@@ -7,8 +7,10 @@
   "use strict";
 
   var ACCENT = "#2f5bd3";
-  var GRID = "#eef0f3";
-  var AXIS = "#5f6b7a";
+  // Grid and axis text follow the console's palette (dark mode redefines --chart-grid and --muted).
+  var palette = getComputedStyle(document.documentElement);
+  var GRID = palette.getPropertyValue("--chart-grid").trim() || "#eef0f3";
+  var AXIS = palette.getPropertyValue("--muted").trim() || "#5f6b7a";
 
   // Numbers as the server writes them (src/admin/format.ts): grouped with commas; built once.
   var GROUP = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });

@@ -13,6 +13,12 @@ import { auditActionsEn } from "./audit-actions.en.ts";
 import { whyEn } from "./why.en.ts";
 import { formatEn } from "./format.en.ts";
 import { olistEn } from "./olist.en.ts";
+import { testpayEn } from "./testpay.en.ts";
+import { alertsEn } from "./alerts.en.ts";
+import { rulesEn } from "./rules.en.ts";
+import { outboxEn } from "./outbox.en.ts";
+import { operatorsEn } from "./operators.en.ts";
+import { backupsEn } from "./backups.en.ts";
 
 export const en: Record<TextKey, string> = {
   "app.name": "xpay console",
@@ -145,4 +151,10 @@ export const en: Record<TextKey, string> = {
   ...formatEn,
   ...whyEn,
   ...auditActionsEn,
+  ...testpayEn,
+  ...alertsEn,
+  ...rulesEn,
+  ...outboxEn,
+  ...operatorsEn,
+  ...backupsEn,
 };

@@ -14,6 +14,12 @@ import { auditActionsZh } from "./audit-actions.zh.ts";
 import { whyZh } from "./why.zh.ts";
 import { formatZh } from "./format.zh.ts";
 import { olistZh } from "./olist.zh.ts";
+import { testpayZh } from "./testpay.zh.ts";
+import { alertsZh } from "./alerts.zh.ts";
+import { rulesZh } from "./rules.zh.ts";
+import { outboxZh } from "./outbox.zh.ts";
+import { operatorsZh } from "./operators.zh.ts";
+import { backupsZh } from "./backups.zh.ts";
 
 export const zh = {
   "app.name": "xpay 控制台",
@@ -146,4 +152,10 @@ export const zh = {
   ...formatZh,
   ...whyZh,
   ...auditActionsZh,
+  ...testpayZh,
+  ...alertsZh,
+  ...rulesZh,
+  ...outboxZh,
+  ...operatorsZh,
+  ...backupsZh,
 } as const;

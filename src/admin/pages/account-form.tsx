@@ -92,6 +92,7 @@ async function formPage(ctx: AdminContext, o: { account: ChannelAccount | null; 
       <section>
         <p class="back"><a href="/admin/accounts" safe>{t("accounts.back")}</a></p>
         <PageHead title={a ? `${title} · ${a.name}` : title} lead={today ? t("accounts.today_line", { paid: yuanText(today.paidToday), n: today.paidCountToday }) : undefined}>
+          {a && a.enabled ? <a class="btn" href={`/admin/accounts/${a.id}/test-pay`} id="account-test-pay" title={t("testpay.button_hint")} safe>{t("testpay.button")}</a> : ""}
           {a ? <a class="btn" href={`/admin/accounts/${a.id}/slots`} id="account-slots" title={t("accounts.slots_hint")} safe>{t("accounts.slots")}</a> : ""}
         </PageHead>
         <form method="post" action={a ? `/admin/accounts/${a.id}` : "/admin/accounts"} class="card manage-form" id="account-form">

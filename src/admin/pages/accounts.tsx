@@ -17,6 +17,7 @@ import type { AdminContext, AdminPage } from "../context.ts";
 import { seeOther } from "../http.ts";
 import { errorAnswer, page } from "../render.tsx";
 import { accountFormRoutes, qrPreview } from "./account-form.tsx";
+import { testPayRoutes } from "./account-test-pay.tsx";
 import { payTypeLabel } from "./account-input.ts";
 
 /** Who may report payments on the account (core accountWatchers); nobody: 无人监控, no report can pay it. */
@@ -131,6 +132,7 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[]; watch: Watc
                   <td class="nowrap">
                     <div class="actions">
                       <a class="btn btn-small" href={`/admin/accounts/${a.id}`} safe>{t("accounts.edit")}</a>
+                      {a.enabled ? <a class="btn btn-small" href={`/admin/accounts/${a.id}/test-pay`} data-test-pay={String(a.id)} title={t("testpay.button_hint")} safe>{t("testpay.button")}</a> : ""}
                       <form method="post" action={`/admin/accounts/${a.id}/${a.enabled ? "disable" : "enable"}`} data-confirm={a.enabled ? t("accounts.disable_confirm") : undefined}>
                         <CsrfInput csrf={ctx.csrf} />
                         <button class={a.enabled ? "btn btn-small btn-danger" : "btn btn-small"} type="submit" safe>{t(a.enabled ? "accounts.disable" : "accounts.enable")}</button>
@@ -184,6 +186,7 @@ export const accountsPage: AdminPage = {
     { method: "GET", path: "/admin/accounts", handle: listPage },
     { method: "GET", path: "/admin/accounts/qr", handle: qrPreview },
     ...accountFormRoutes,
+    ...testPayRoutes,
     { method: "POST", path: "/admin/accounts/:id/enable", handle: toggle(true) },
     { method: "POST", path: "/admin/accounts/:id/disable", handle: toggle(false) },
   ],

@@ -3,6 +3,11 @@
 import type { AdminPage } from "../context.ts";
 import { accountSlotsPage } from "./account-slots.tsx";
 import { accountsPage } from "./accounts.tsx";
+import { alertsPage } from "./alerts.tsx";
+import { rulesPage } from "./rules.tsx";
+import { outboxPage } from "./outbox.tsx";
+import { operatorsPage } from "./operators.tsx";
+import { backupsPage } from "./backups.tsx";
 import { auditPage } from "./audit.tsx";
 import { clientPage } from "./client-page.tsx";
 import { clientSetupPage } from "./client-setup.tsx";
@@ -31,6 +36,11 @@ export const PAGES: readonly AdminPage[] = [
   clientPage,
   accountSlotsPage,
   settingsPage,
+  alertsPage,
+  rulesPage,
+  outboxPage,
+  operatorsPage,
+  backupsPage,
   auditPage,
   sessionsPage,
 ];

@@ -1,0 +1,20 @@
+// 备份 (backups.tsx): run a backup into serve's --backup-dir and download one.
+export const backupsZh = {
+  "backups.nav": "备份",
+  "backups.title": "备份",
+  "backups.intro": "备份写入 xpay serve 的 --backup-dir 目录（文件名为 UTC 时间，权限 0600），按 --backup-keep 只保留最新的几份；与定时备份、xpay backup --dir 相同。",
+  "backups.none_dir": "这个服务没有配置备份目录，所以这里不能备份。用 xpay serve --backup-dir /var/lib/xpay/backups（可加 --backup-every 24h --backup-keep 7）启动，或在终端运行 xpay backup --dir DIR。",
+  "backups.dir": "目录：{dir} · 每 {every} 一次 · 保留 {keep} 份",
+  "backups.next": "下次定时备份",
+  "backups.last_failed": "上次备份失败：{error}",
+  "backups.run": "立即备份",
+  "backups.done": "备份完成：{file}（{ms} 毫秒，删除旧备份 {removed} 份）。",
+  "backups.failed": "备份失败：{error}",
+  "backups.col_file": "文件",
+  "backups.col_at": "时间",
+  "backups.col_size": "大小",
+  "backups.download": "下载",
+  "backups.empty": "目录里还没有备份。",
+  "backups.not_found": "没有这个备份。",
+  "backups.secret_note": "备份含商户密钥和操作员密码哈希：下载后妥善保存。",
+} as const;

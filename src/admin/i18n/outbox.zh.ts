@@ -1,0 +1,21 @@
+// 通知 (outbox.tsx): the merchant notification outbox, the same as `xpay notify list / replay`.
+export const outboxZh = {
+  "outbox.nav": "通知",
+  "outbox.title": "异步通知",
+  "outbox.intro": "发给商户的异步通知（发件箱），最新的在前（与 xpay notify list 相同）。重新发送会立即排队，运行中的服务一秒内发出。",
+  "outbox.all": "全部",
+  "outbox.status_pending": "待发送",
+  "outbox.status_delivered": "已送达",
+  "outbox.status_failed": "已放弃",
+  "outbox.col_order": "订单",
+  "outbox.col_status": "状态",
+  "outbox.col_attempts": "尝试",
+  "outbox.col_next": "下次尝试",
+  "outbox.col_created": "创建",
+  "outbox.col_url": "地址",
+  "outbox.none": "没有这样的通知。",
+  "outbox.resend": "重新发送",
+  "outbox.resent": "订单 {trade_no} 的通知已重新排队。",
+  "outbox.not_found": "这个订单没有异步通知（没有 notify_url 的订单没有）。",
+  "outbox.shown": "显示最近 {n} 条",
+} as const;

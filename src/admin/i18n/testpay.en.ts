@@ -1,0 +1,27 @@
+import type { testpayZh } from "./testpay.zh.ts";
+
+export const testpayEn: Record<keyof typeof testpayZh, string> = {
+  "testpay.button": "Test payment",
+  "testpay.button_hint": "Create a small test order on this account, pay it with the real phone and watch it match end to end",
+  "testpay.title": "Test payment · account {id}",
+  "testpay.lead": "Creates a small order of your own on this account (0.01 – 100.00 yuan). Open the cashier, pay with a phone, and this page shows whether it arrived and matched.",
+  "testpay.safe": "A test order has no notify URL and no return URL: no merchant's site is told about it. It belongs to {merchant} (an order needs a merchant); the payment is real money and counts in that merchant's income.",
+  "testpay.amount": "Amount (yuan)",
+  "testpay.amount_hint": "0.01 – 100.00 yuan; the amount to pay may be a few cents lower so that it is unique",
+  "testpay.create": "Create test order",
+  "testpay.bad_amount": "Not an amount in yuan between 0.01 and 100.00",
+  "testpay.disabled": "This account is disabled: enable it to test it.",
+  "testpay.no_merchant": "No active merchant: add one first (an order belongs to a merchant).",
+  "testpay.failed": "Not created: {reason}",
+  "testpay.order_title": "Test order {trade_no}",
+  "testpay.pay_amount": "Amount to pay",
+  "testpay.steps": "1. Open the cashier; 2. scan it with another phone (or another Alipay/WeChat account) and pay the amount above; 3. the receiving phone reports the payment, this page refreshes every {n} s.",
+  "testpay.open_cashier": "Open the cashier",
+  "testpay.view_order": "View order",
+  "testpay.waiting": "Waiting for the payment…",
+  "testpay.paid": "Arrived and matched: {time}",
+  "testpay.ended": "The order ended without a payment ({status}). You can create another one.",
+  "testpay.again": "Test again",
+  "testpay.expires": "Expires",
+  "testpay.not_test": "Not a test order of this account.",
+};

@@ -1,0 +1,78 @@
+/** @jsxImportSource @kitajs/html */
+// /admin/notifications: the merchant notification outbox on the functions `xpay notify` uses: the
+// list (store.listNotifications, newest first, filtered by status) and resend of one
+// (replayNotificationAs, audited by the core as `notification.replay`), back to the same filter.
+import { replayNotificationAs } from "../../core/order-actions.ts";
+import { attr, CsrfInput, Notice, PageHead } from "../components.tsx";
+import type { AdminContext, AdminPage } from "../context.ts";
+import type { TextKey } from "../i18n/index.ts";
+import { seeOther } from "../http.ts";
+import { errorAnswer, page } from "../render.tsx";
+import { TimeMs } from "./order-bits.tsx";
+
+const LIMIT = 100;
+const STATUSES = ["pending", "failed", "delivered"] as const;
+const TAG: Record<string, string> = { pending: "tag-accent", failed: "tag-danger", delivered: "tag-ok" };
+const statusOf = (v: string | null) => ((STATUSES as readonly string[]).includes(v ?? "") ? (v as string) : "");
+
+async function listPage(ctx: AdminContext): Promise<Response> {
+  const t = ctx.t;
+  const status = statusOf(ctx.query.get("status"));
+  const rows = await ctx.gw.store.listNotifications({ status: status || undefined, limit: LIMIT });
+  const resent = ctx.query.get("resent") ?? "";
+  const back = status ? `?status=${status}` : "";
+  return page(ctx, {
+    title: t("outbox.title"),
+    styles: ["manage.css"],
+    children: (
+      <section>
+        <PageHead title={t("outbox.title")} lead={t("outbox.intro")} />
+        {resent ? <Notice kind="ok" id="outbox-notice" text={t("outbox.resent", { trade_no: resent })} /> : ""}
+        <p class="actions" id="outbox-filter">
+          <a class={status === "" ? "btn btn-small btn-primary" : "btn btn-small"} href="/admin/notifications" safe>{t("outbox.all")}</a>
+          {STATUSES.map((s) => <a class={status === s ? "btn btn-small btn-primary" : "btn btn-small"} href={`/admin/notifications?status=${s}`} safe>{t(`outbox.status_${s}` as TextKey)}</a>)}
+          <span class="small faint" safe>{t("outbox.shown", { n: LIMIT })}</span>
+        </p>
+        <div class="table-wrap">
+          <table class="table" id="outbox-table">
+            <thead><tr><th safe>{t("outbox.col_order")}</th><th safe>{t("outbox.col_status")}</th><th class="num" safe>{t("outbox.col_attempts")}</th><th safe>{t("outbox.col_next")}</th><th safe>{t("outbox.col_created")}</th><th safe>{t("outbox.col_url")}</th><th></th></tr></thead>
+            <tbody>
+              {rows.length === 0 ? <tr><td colspan="7" class="empty" safe>{t("outbox.none")}</td></tr> : rows.map((n) => (
+                <tr data-trade-no={attr(n.tradeNo)}>
+                  <td class="mono nowrap"><a href={`/admin/orders/${encodeURIComponent(n.tradeNo)}`} safe>{n.tradeNo}</a></td>
+                  <td><span class={`tag ${TAG[n.status] ?? ""}`} safe>{t(`outbox.status_${n.status}` as TextKey)}</span></td>
+                  <td class="num" safe>{String(n.attempts)}</td>
+                  <td class="nowrap">{n.status === "pending" ? <TimeMs ms={n.nextAttemptAt} tz={ctx.tz} /> : <span class="faint">—</span>}</td>
+                  <td class="nowrap"><TimeMs ms={n.createdAt} tz={ctx.tz} /></td>
+                  <td class="wrap small mono" safe>{`${n.method} ${n.url}`}</td>
+                  <td>
+                    <form method="post" action={`/admin/notifications/${encodeURIComponent(n.tradeNo)}/resend${back}`}>
+                      <CsrfInput csrf={ctx.csrf} />
+                      <button class="btn btn-small" type="submit" safe>{t("outbox.resend")}</button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    ),
+  });
+}
+
+async function resend(ctx: AdminContext): Promise<Response> {
+  const tradeNo = ctx.params.trade_no ?? "";
+  const r = await replayNotificationAs(ctx.gw, ctx.actor, tradeNo);
+  if (!r.ok) return errorAnswer(ctx, 404, ctx.t("outbox.not_found"));
+  const status = statusOf(ctx.query.get("status"));
+  return seeOther(`/admin/notifications?${status ? `status=${status}&` : ""}resent=${encodeURIComponent(tradeNo)}`);
+}
+
+export const outboxPage: AdminPage = {
+  nav: { path: "/admin/notifications", label: "outbox.nav", order: 35 },
+  routes: [
+    { method: "GET", path: "/admin/notifications", handle: listPage },
+    { method: "POST", path: "/admin/notifications/:trade_no/resend", handle: resend },
+  ],
+};
