@@ -40,4 +40,8 @@ export const auditActionsEn: Record<keyof typeof auditActionsZh, string> = {
   "act.session.revoke": "Session revoked",
   "act.session.revoke_all": "All sessions revoked",
   "act.settings.set": "Setting changed",
+  "act.account.test_pay": "Test payment created",
+  "act.alert.test": "Alert channel tested",
+  "act.backup.run": "Backup made",
+  "act.backup.download": "Backup downloaded",
 };

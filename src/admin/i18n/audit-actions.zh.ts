@@ -41,4 +41,8 @@ export const auditActionsZh = {
   "act.session.revoke": "注销会话",
   "act.session.revoke_all": "注销全部会话",
   "act.settings.set": "修改设置",
+  "act.account.test_pay": "创建测试支付",
+  "act.alert.test": "测试告警通道",
+  "act.backup.run": "立即备份",
+  "act.backup.download": "下载备份",
 };
