@@ -24,7 +24,7 @@ export function renderReference(): string {
     "",
     "Every request parameter is a string on the wire (JSON numbers are read as their string form and signed that way).",
     "Parameters not listed are accepted and signed as sent. Worked examples: [merchant guide](merchant-guide.md);",
-    "choices the spec leaves open: [decisions](decisions.md). The same list is served as OpenAPI at `/openapi/json`.",
+    "choices the spec leaves open: [decisions](decisions.md) (the wire families: [decisions/protocols.md](decisions/protocols.md)). The same list is served as OpenAPI at `/openapi/json`.",
     "",
     "Order fields that come back in a signed notification, return link or query (`out_trade_no`, `name`/`title`, `param`,",
     "`clientip`, the hash `attach` and `plugins`, ...) must not hold an `&` followed by `key=` (any text, then `=`, before",

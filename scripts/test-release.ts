@@ -4,7 +4,7 @@
 // - each file's header is its platform's (format, CPU, loader; macOS files signed) and it carries
 //   this build's version line;
 // - linux-x64 runs the binary smoke test (scripts/smoke-binary.ts) natively, linux-arm64 under
-//   qemu-user, linux-x64-musl through Debian's musl loader when it runs there (see decisions.md).
+//   qemu-user, linux-x64-musl through Debian's musl loader when it runs there (see docs/decisions/operations.md, "Release files").
 // Closes with "release: N passed, N failed, N skipped".
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -7,7 +7,7 @@
 // - its out_trade_no starts with `xpay-test-`, its name says 测试支付, so lists show what it is;
 // - the merchant is the account's owner, or for a shared account (pid 0) the lowest active
 //   merchant: an order needs one, and the payment is real money into the operator's account,
-//   so it is counted in that merchant's income like any paid order (written in decisions.md).
+//   so it is counted in that merchant's income like any paid order (docs/decisions/console-day.md).
 // Audited as `account.test_pay` on the account.
 import { type Actor, audit } from "./admin/audit.ts";
 import { createOrder } from "./create-order.ts";

@@ -1,7 +1,8 @@
 // Issue 15, consistency: with --log-format json every line `xpay serve` writes is JSON (the
 // listening, stopping and stopped lines included); every time is in the `timezone` setting with
-// its offset; a second serve on the same database says so at start (a warning: two servers on one
-// file are safe, docs/decisions.md), and the first one's clean stop takes it off the list.
+// its offset; a second serve on the same database says so at start (a warning: two servers on
+// one file are safe, docs/decisions/operations.md), and the first one's clean stop takes it off
+// the list.
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
