@@ -73,8 +73,9 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
   const baseUrl = explicitBase ?? `${tls ? "https" : "http"}://${shownHost}:${port}`;
   const trustProxy = proxyHops(o.trustProxy ?? process.env.XPAY_TRUST_PROXY, o.trustProxy !== undefined ? "--trust-proxy" : "XPAY_TRUST_PROXY");
   const where = describeDb(cli.dbPath()); // an empty --db / XPAY_DB is refused here too, before the port is probed
-  probeListen(host, port, hostSource);
+  // The console's flags first: a flag that cannot work is the line to show, even when the port is taken.
   const admin = adminPlacement(o, { host, port });
+  probeListen(host, port, hostSource);
 
   const gw = cli.open({ baseUrl, trustProxy, baseUrlExplicit: explicitBase !== undefined });
   // xpay dev's public platform key signs a V2 "paid" anyone can forge: never served for real.

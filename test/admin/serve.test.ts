@@ -125,4 +125,16 @@ describe("xpay serve", () => {
       expect({ args, err: p.stderr.toString(), code: p.exitCode }).toEqual({ args, err: `error: ${message}\n`, code: 1 });
     }
   }, 30_000);
+
+  test("a flag that cannot work is the line shown even when the main port is taken (issue 31)", async () => {
+    // Our own listener makes the port busy: the cases above leave --port at its default, 8080, which
+    // another program on the machine may hold; the flag's line must win over "port in use".
+    const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const p = Bun.spawnSync([process.execPath, MAIN, "--db", join(dir, "busy.db"), "serve", "--port", String(busy.port), "--no-admin", "--admin-port", "0"], { env });
+      expect({ err: p.stderr.toString(), code: p.exitCode }).toEqual({ err: "error: --no-admin turns the console off; leave out --admin-host and --admin-port, or drop --no-admin\n", code: 1 });
+    } finally {
+      await busy.stop(true);
+    }
+  }, 30_000);
 });

@@ -1,7 +1,8 @@
 // Issue 15: a read-only database (a 0400 file, or a folder this user may not write) can still be
 // read by the read-only commands; every command that writes fails with one line naming why; the
 // file and its folder are left exactly as they were. As root every file is writable, so the
-// commands run as the unprivileged user `nobody` (setpriv) when the tests run as root.
+// commands run as the unprivileged user `nobody` (setpriv) when the tests run as root, from a copy
+// that user can reach when the checkout is in a folder closed to it (test/as-other-user.ts).
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -9,22 +10,24 @@ import { join, resolve } from "node:path";
 import { openDatabase } from "../../src/store/db.ts";
 import { LATEST_VERSION, migrate } from "../../src/store/migrate.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
+import { asRoot, OTHER_UID as NOBODY, otherUser } from "../as-other-user.ts";
 import { tempDir } from "../helpers.ts";
 
 const MAIN = resolve("src/cli/main.ts");
-const NOBODY = 65534;
-const asRoot = process.getuid?.() === 0;
-const hasSetpriv = Bun.spawnSync(["sh", "-c", "command -v setpriv"]).exitCode === 0;
 const root = tempDir("xpay-readonly-");
 chmodSync(root, 0o755);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const other = otherUser(root);
+const hasSetpriv = other.unavailable === null;
+afterAll(() => {
+  other.cleanup();
+  rmSync(root, { recursive: true, force: true });
+});
 
 function xpay(db: string, ...args: string[]) {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", HOME: root };
   delete env.XPAY_DB;
   delete env.XPAY_BASE_URL;
-  const prefix = asRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
-  const p = Bun.spawnSync([...prefix, process.execPath, MAIN, "--db", db, ...args], { env: env as Record<string, string> });
+  const p = Bun.spawnSync(other.argv(["--db", db, ...args]), { env: env as Record<string, string>, cwd: other.cwd });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 

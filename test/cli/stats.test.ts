@@ -2,9 +2,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { chmodSync, chownSync, copyFileSync, mkdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { openGateway } from "../../src/server/bootstrap.ts";
 import { startOfLocalDay } from "../../src/core/stats/calendar.ts";
+import { asRoot, OTHER_UID, otherUser } from "../as-other-user.ts";
 import { tempDir } from "../helpers.ts";
 import { cliOn } from "./run-cli.ts";
 
@@ -82,12 +83,14 @@ describe("xpay stats", () => {
     mkdirSync(folder);
     const copy = join(folder, "xpay.db");
     copyFileSync(db, copy);
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) chownSync(copy, 65534, 65534);
+    if (asRoot) chownSync(copy, OTHER_UID, OTHER_UID);
     chmodSync(copy, 0o444);
     chmodSync(folder, 0o555);
-    const prefix = asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [];
-    const p = Bun.spawnSync([...prefix, process.execPath, resolve("src/cli/main.ts"), "--db", copy, "stats", "--json"], { env: { ...process.env, NO_COLOR: "1", XPAY_DB: "" } as Record<string, string> });
+    // As root, `nobody` runs it, from a copy it can reach when the checkout is closed to it.
+    const other = otherUser(dir);
+    if (other.unavailable) return console.warn(`skipped: ${other.unavailable}`);
+    const p = Bun.spawnSync(other.argv(["--db", copy, "stats", "--json"]), { cwd: other.cwd, env: { ...process.env, NO_COLOR: "1", XPAY_DB: "" } as Record<string, string> });
+    other.cleanup();
     chmodSync(folder, 0o755);
     expect(p.stderr.toString()).toBe("");
     expect(JSON.parse(p.stdout.toString()).total.paid_count).toBe(3);
