@@ -1,12 +1,14 @@
 // The README's "Two minutes" walkthrough runs as written, twice in a row, in a directory that holds
 // only what a fresh clone holds (no database). It is pasted into a terminal, so the test pastes it:
-// written to an interactive bash on a pseudo-terminal (Bun's `terminal` spawn option), with job
-// control and a prompt between commands, where `kill %1 %2` stops each job's whole process group
-// as it does for the person pasting it. Only the ports differ from the defaults (XPAY_PORT and
-// HOOK_PORT, which the block reads), so the test never meets another listener.
+// written to an interactive bash (and zsh) on a pseudo-terminal (Bun's `terminal` spawn option),
+// then an empty line for its "press Enter to stop". It is also saved and run as a script
+// (`bash walk.sh`, issue 31): it succeeds and leaves no process behind, and on a port another
+// program holds it stops at serve's "already in use" line with a non-zero status. Only the ports
+// differ from the defaults (XPAY_PORT and HOOK_PORT, which the block reads), so the test never
+// meets another listener but the one it makes itself.
 import { afterAll, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tempDir } from "../helpers.ts";
 
@@ -93,10 +95,15 @@ for (const shell of SHELLS) {
         cwd: clone, env,
         terminal: { cols: 400, data: (_t, d) => void (text += decoder.decode(d, { stream: true })) },
       });
-      // `wait` for the stopped jobs before `exit`: zsh refuses the first exit while a job still runs.
-      p.terminal!.write(`${block}wait\nexit\n`);
+      p.terminal!.write(block);
       const timer = setTimeout(() => p.kill("SIGKILL"), 60_000); // an interactive shell ignores SIGTERM
+      // The Enter the block waits for at its end (the time to look around the console), once asked.
+      const asked = (async () => {
+        while (!text.includes("to stop\r\n") && p.exitCode === null) await Bun.sleep(100);
+        p.terminal!.write("\nexit\n");
+      })();
       await p.exited;
+      await asked;
       clearTimeout(timer);
       // A background job writes wherever the cursor is (after a prompt, say): search, not split.
       const out = text.replaceAll("\r", "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
@@ -126,11 +133,73 @@ for (const shell of SHELLS) {
   }, 150_000);
 }
 
-test("the walkthrough captures the trade number and stops its jobs itself (no placeholders to fill in)", () => {
+/** Processes started with this TMPDIR (the block's own, whatever their parent): none may outlive it. */
+function leftovers(tmpdir: string): number[] {
+  const left: number[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`TMPDIR=${tmpdir}`)) left.push(Number(pid));
+    } catch {
+      // gone already
+    }
+  }
+  return left;
+}
+
+/** `bash walk.sh` with stdin closed (no Enter to wait for), in its own clone-like folder. */
+async function asScript(name: string, ports: { XPAY_PORT: string; HOOK_PORT: string }) {
+  const home = join(dir, name);
+  const clone = join(home, "clone");
+  const own = join(home, "tmp");
+  mkdirSync(clone, { recursive: true });
+  mkdirSync(own);
+  for (const entry of ["package.json", "bin", "src", "node_modules"]) symlinkSync(join(repo, entry), join(clone, entry));
+  writeFileSync(join(home, "walk.sh"), walkthrough(readFileSync(join(repo, "README.md"), "utf8")));
+  const started = Date.now();
+  const p = Bun.spawn(["bash", join(home, "walk.sh")], {
+    cwd: clone, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1", TMPDIR: own, npm_config_cache: join(dir, "npm-cache"), npm_config_update_notifier: "false", ...ports },
+  });
+  const timer = setTimeout(() => p.kill("SIGKILL"), 60_000);
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  clearTimeout(timer);
+  await Bun.sleep(300); // a process killed by the trap is gone from /proc within moments
+  return { out: out + err, code, seconds: (Date.now() - started) / 1000, left: leftovers(own) };
+}
+
+test("as a script (bash walk.sh) on free ports: a paid, notified order, exit 0, no process left behind", async () => {
+  const ports = { XPAY_PORT: String(await freePort()), HOOK_PORT: String(await freePort()) };
+  const r = await asScript("script-free", ports);
+  expect({ code: r.code, left: r.left }, r.out).toEqual({ code: 0, left: [] });
+  expect(r.out).toMatch(/^paid \d{20}/m);
+  expect(r.out).toMatch(/notified: pid=1001&trade_no=\d{20}&.*status=2/);
+  expect(r.out).toMatch(/status\s+delivered/);
+  expect(await freed(Number(ports.XPAY_PORT))).toBe(true);
+  expect(await freed(Number(ports.HOOK_PORT))).toBe(true);
+}, 90_000);
+
+test("as a script with another program on XPAY_PORT: stops at serve's port-in-use line, non-zero, fast, nothing left", async () => {
+  // The other gateway: answers /healthz like one, so a loop that only polled it would carry on.
+  const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok" }) });
+  try {
+    const r = await asScript("script-busy", { XPAY_PORT: String(other.port), HOOK_PORT: String(await freePort()) });
+    expect(r.out).toContain(`error: port ${other.port} on 127.0.0.1 is already in use; choose another with --port`);
+    expect({ code: r.code, left: r.left }).toEqual({ code: 1, left: [] });
+    expect(r.out).not.toMatch(/trade_no|unknown merchant|too many arguments|notified/);
+    expect(r.seconds).toBeLessThan(30);
+  } finally {
+    await other.stop(true);
+  }
+}, 90_000);
+
+test("the walkthrough captures the trade number and stops what it started itself (no placeholders to fill in)", () => {
   const block = walkthrough(readFileSync(join(repo, "README.md"), "utf8"));
   expect(block).not.toMatch(/<trade_no>|<[a-z_]+>/);
   expect(block).toMatch(/^TRADE_NO=\$\(/m);
-  expect(block).toMatch(/^kill %1 %2/m);
+  // What runs in the background is started without npx (whose child outlives a kill of npx), and
+  // the subshell's EXIT trap ends it on every way out (the end, a failed start, Ctrl-C).
+  expect(block).not.toMatch(/^npx .*&$/m);
+  expect(block).toMatch(/^trap 'kill \$SERVE \$HOOK 2>\/dev\/null' EXIT$/m);
   // An interactive zsh reads `#` as a word, so a comment would become arguments or a command.
   expect(block).not.toMatch(/(^|\s)#/m);
 });
