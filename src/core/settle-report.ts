@@ -76,7 +76,7 @@ export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts:
  */
 export async function markClientSeen(
   gw: Gateway,
-  client: { kind: MonitorClient["kind"]; pid: number; name: string; channelId?: number | null; extData?: string },
+  client: { kind: MonitorClient["kind"]; pid: number; name: string; channelId?: number | null; extData?: string; onlyListed?: boolean },
   accountIds: number[],
 ): Promise<void> {
   const gap = (await gw.settings()).int("heartbeat_timeout");
@@ -84,5 +84,6 @@ export async function markClientSeen(
     { kind: client.kind, pid: client.pid, name: client.name || "(unnamed)", channelId: client.channelId ?? null, extData: client.extData ?? "", lastSeenAt: gw.clock.now() },
     accountIds,
     { gap },
+    { onlyListed: client.onlyListed },
   );
 }

@@ -220,6 +220,16 @@ export interface SettleReportResult {
 }
 
 /** A phone or third-party-account watcher that reports; its last report is what "online" means. */
+/**
+ * `onlyListed`: refresh the client's row only if it exists (its accounts are marked seen either
+ * way). An amount report signed with a merchant's AppSecret names where the money was seen
+ * (coll_user, uid, the channel_code) but is no client of its own: it must not add a row that the
+ * client_silent alert then watches (issue 31).
+ */
+export interface SeenOptions {
+  onlyListed?: boolean;
+}
+
 export interface MonitorClient {
   id: number;
   /** phone: a report signed with a merchant's AppSecret; the others are keyed clients' kinds. */
@@ -413,7 +423,7 @@ export interface Store {
    * `history`, also keeps its online stretch (store.devices): the beat extends the current one
    * when it comes at most `history.gap` seconds after the last, else starts a new one.
    */
-  recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }): Promise<void>;
+  recordClientSeen(client: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }, o?: SeenOptions): Promise<void>;
   listClients(): Promise<MonitorClient[]>;
 
   /** Adds a keyed client (and its `client list` row); refuses an unknown merchant (0 is the operator), a name or key in use. */

@@ -119,9 +119,12 @@ describe("a client's page", () => {
   test("report latency from the payment time the report carries", async () => {
     const at = h.clock.now() - 4;
     await order("8.00");
-    const q = signed({ amount: 800, pay_type: "alipay", channel_code: "alipay_qr", pay_time: String(at), timestamp: h.clock.now() });
+    // A phone that sends heartbeats is a client; its amount reports name it by coll_user (issue 31:
+    // an amount report alone adds no client, so the channel_code is no phone's name any more).
+    await postJson(h, "/api/report/1001/heart", signed({ client_name: "till-1", timestamp: h.clock.now() }));
+    const q = signed({ amount: 800, pay_type: "alipay", channel_code: "alipay_qr", coll_user: "till-1", pay_time: String(at), timestamp: h.clock.now() });
     await postJson(h, "/api/report/1001/pc", q);
-    const { body } = await html(`/admin/clients/${await idOf("alipay_qr")}`); // an amount report names its client by coll_user, uid or channel_code
+    const { body } = await html(`/admin/clients/${await idOf("till-1")}`);
     expect(body).toContain('id="latency-median">4 秒');
   });
 

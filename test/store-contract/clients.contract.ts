@@ -23,6 +23,19 @@ export function clientsContract(ctx: Ctx): void {
     expect((await s.getChannel(b.id))!.lastSeenAt).toBe(T0);
   });
 
+  test("recordClientSeen onlyListed: refreshes a listed client, adds none, marks the accounts seen either way (issue 31)", async () => {
+    const s = ctx.store;
+    const a = await account(s);
+    const phone = { kind: "phone" as const, pid: 1001, channelId: null, extData: "" };
+    await s.recordClientSeen({ ...phone, name: "alipay_qr", lastSeenAt: T0 }, [a.id], { gap: 90 }, { onlyListed: true });
+    expect(await s.listClients()).toEqual([]);
+    expect((await s.getChannel(a.id))!.lastSeenAt).toBe(T0);
+    await s.recordClientSeen({ ...phone, name: "till-1", lastSeenAt: T0 + 1 }, [], { gap: 90 });
+    await s.recordClientSeen({ ...phone, name: "till-1", lastSeenAt: T0 + 30 }, [a.id], { gap: 90 }, { onlyListed: true });
+    expect((await s.listClients()).map((c) => [c.name, c.lastSeenAt])).toEqual([["till-1", T0 + 30]]);
+    expect((await s.getChannel(a.id))!.lastSeenAt).toBe(T0 + 30);
+  });
+
   test("V免签 clients: added with their list row, refused on an unknown merchant, a taken name or key", async () => {
     const s = ctx.store;
     await merchant(s);

@@ -35,8 +35,15 @@ export function claimScope(r: Reporter, accounts: readonly ChannelAccount[]): Pi
   return { pid: r.watcher.pid === 0 ? null : r.watcher.pid, accounts: accounts.map((a) => a.id) };
 }
 
-/** The `client list` row an accepted report keeps alive: the keyed client's own, or the phone's name. */
-export function presenceOf(r: Reporter, phoneName: string): { kind: MonitorClient["kind"]; pid: number; name: string } {
-  if (r.client) return { kind: r.client.kind, pid: r.client.pid, name: r.client.name };
-  return { kind: "phone", pid: r.watcher.pid, name: phoneName };
+/**
+ * The `client list` row an accepted report keeps alive: the keyed client's own, or the phone's
+ * name. `named`: whether `phoneName` is a client's own name (a heartbeat's client_name, a
+ * forwarded message's `from`). An amount report signed with the merchant's AppSecret only names
+ * where the money was seen (coll_user, uid, else the channel_code): it refreshes a row of that name
+ * but never adds one. A row it added was a "phone" named after the account's code, which the
+ * client_silent alert then watched and alerted on (issue 31).
+ */
+export function presenceOf(r: Reporter, phoneName: string, named = true): { kind: MonitorClient["kind"]; pid: number; name: string; onlyListed: boolean } {
+  if (r.client) return { kind: r.client.kind, pid: r.client.pid, name: r.client.name, onlyListed: false };
+  return { kind: "phone", pid: r.watcher.pid, name: phoneName, onlyListed: !named };
 }

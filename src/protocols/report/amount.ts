@@ -30,6 +30,6 @@ export async function amountReport(gw: Gateway, request: Request, pidText: strin
     { buyer: p.pay_user },
   );
   const seen = watched.filter((x) => accountFits(x, { payType: p.pay_type, accountId, channelCode: p.channel_code })).map((x) => x.id);
-  await markClientSeen(gw, presenceOf(reporter, p.coll_user || p.uid || p.channel_code!), seen);
+  await markClientSeen(gw, presenceOf(reporter, p.coll_user || p.uid || p.channel_code!, false), seen);
   return reply(settledEnvelope(r));
 }

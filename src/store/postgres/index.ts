@@ -142,7 +142,7 @@ export class PostgresStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(await this.db(), b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(await this.db(), c, ids, history);
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => clients.recordClientSeen(await this.db(), c, ids, history, o);
   listClients: Store["listClients"] = async () => clients.listClients(await this.db());
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(await this.db(), c);

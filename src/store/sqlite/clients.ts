@@ -2,7 +2,7 @@
 // V免签 apps): the last time each reported, which is what "online" means for allocation and
 // `client list`, and the online stretch it is in (device history, devices.ts).
 import type { Database } from "bun:sqlite";
-import type { MonitorClient } from "../../core/store.ts";
+import type { MonitorClient, SeenOptions } from "../../core/store.ts";
 
 type Row = Record<string, unknown>;
 
@@ -34,25 +34,31 @@ export function toClient(r: Row): MonitorClient {
  * finished stretch in client_online (devices.ts reads both). Without `history` the stretch is left
  * as it is.
  */
-export function recordClientSeen(db: Database, c: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }): void {
+export function recordClientSeen(db: Database, c: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }, o: SeenOptions = {}): void {
   db.transaction(() => {
     const key = { kind: c.kind, pid: c.pid, name: c.name, seen: c.lastSeenAt, gap: history?.gap ?? 0, track: history ? 1 : 0 };
-    // A read of the unique (kind, pid, name) index that writes nothing while beats keep coming.
-    if (history) db.query(FILE_STRETCH).run(key);
-    // pid is never NULL here: SQLite treats NULLs as distinct in UNIQUE, which would add a row per beat.
-    db.query(
-      `INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at, online_since, online_beats)
-       VALUES ($kind, $pid, $name, $channel, $ext, $seen, $seen, $track)
-       ON CONFLICT (kind, pid, name) DO UPDATE SET
-         channel_id = COALESCE(excluded.channel_id, channel_id),
-         ext_data = CASE WHEN excluded.ext_data = '' THEN ext_data ELSE excluded.ext_data END,
-         online_since = CASE WHEN $track = 0 THEN online_since WHEN ${NEW_STRETCH} THEN excluded.last_seen_at ELSE online_since END,
-         online_beats = CASE WHEN $track = 0 THEN online_beats WHEN ${NEW_STRETCH} THEN 1 ELSE online_beats + 1 END,
-         last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
-    ).run({ ...key, channel: c.channelId, ext: c.extData });
+    const listed = !o.onlyListed || db.query("SELECT 1 FROM clients WHERE kind = $kind AND pid = $pid AND name = $name").get({ kind: c.kind, pid: c.pid, name: c.name }) !== null;
+    if (listed) upsertClient(db, c, key, history);
     const touch = db.query("UPDATE channel_accounts SET last_seen_at = MAX(last_seen_at, $seen) WHERE id = $id");
     for (const id of accountIds) touch.run({ id, seen: c.lastSeenAt });
   }).immediate();
+}
+
+/** The row's upsert, and the stretch a beat after a silence ends. */
+function upsertClient(db: Database, c: Omit<MonitorClient, "id">, key: Record<string, string | number>, history?: { gap: number }): void {
+  // A read of the unique (kind, pid, name) index that writes nothing while beats keep coming.
+  if (history) db.query(FILE_STRETCH).run(key);
+  // pid is never NULL here: SQLite treats NULLs as distinct in UNIQUE, which would add a row per beat.
+  db.query(
+    `INSERT INTO clients (kind, pid, name, channel_id, ext_data, last_seen_at, online_since, online_beats)
+     VALUES ($kind, $pid, $name, $channel, $ext, $seen, $seen, $track)
+     ON CONFLICT (kind, pid, name) DO UPDATE SET
+       channel_id = COALESCE(excluded.channel_id, channel_id),
+       ext_data = CASE WHEN excluded.ext_data = '' THEN ext_data ELSE excluded.ext_data END,
+       online_since = CASE WHEN $track = 0 THEN online_since WHEN ${NEW_STRETCH} THEN excluded.last_seen_at ELSE online_since END,
+       online_beats = CASE WHEN $track = 0 THEN online_beats WHEN ${NEW_STRETCH} THEN 1 ELSE online_beats + 1 END,
+       last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
+  ).run({ ...key, channel: c.channelId, ext: c.extData });
 }
 
 export function listClients(db: Database): MonitorClient[] {

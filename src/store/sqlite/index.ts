@@ -217,7 +217,7 @@ export class SqliteStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(this.db, f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(this.db, b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history) => clients.recordClientSeen(this.db, c, ids, history);
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => clients.recordClientSeen(this.db, c, ids, history, o);
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);
