@@ -15,8 +15,8 @@ test("the guide's example merchant is pid 1001 with the documented AppSecret", (
   expect(SECRET).toBe("a1b2c3d4e5f60718293a4b5c6d7e8f90");
 });
 
-// printf '%s' 'CANONICAL'"$SECRET" | md5sum   followed by   # <hash>  -
-const PRINTF = /printf '%s' '([^']*)'"\$SECRET" \| (md5sum|openssl md5)\n# (?:MD5\(stdin\)= )?([0-9a-f]{32})/g;
+// printf '%s' 'CANONICAL'"$SECRET" | md5sum   followed by   # → <hash>  -   (the answer it prints)
+const PRINTF = /printf '%s' '([^']*)'"\$SECRET" \| (md5sum|openssl md5)\n# → (?:MD5\(stdin\)= )?([0-9a-f]{32})/g;
 const printed = [...GUIDE.matchAll(PRINTF)].map((m) => ({ canonical: m[1]!, hash: m[3]! }));
 
 test("every printed MD5 equals md5(canonical string + AppSecret)", () => {
@@ -62,7 +62,7 @@ test("the run-time signed examples (cancel, V2) build the canonical string the r
   expect(Object.keys(fields)).toEqual(expect.arrayContaining(["pid", "type", "out_trade_no", "notify_url", "name", "money", "timestamp", "sign", "sign_type"]));
   expect(v2).toBe(canonicalString(fields, ["sign", "sign_type"]));
   // V2 query
-  const query = /printf '%s' "(out_trade_no=[^"]*)" \| openssl dgst -sha256 -sign merchant\.pem/.exec(GUIDE)![1]!.replace("$TS", ts);
+  const query = /printf '%s' "(out_trade_no=[^"]*)" \| openssl dgst -sha256 -sign merchant_private_key\.pem/.exec(GUIDE)![1]!.replace("$TS", ts);
   expect(query).toBe(canonicalString({ pid: "1001", out_trade_no: "ORDER-1006", timestamp: ts }, ["sign", "sign_type"]));
 });
 
@@ -73,8 +73,8 @@ test("a signature made as the guide shows (openssl dgst -sha256 -sign | base64) 
   if (!Bun.which("openssl")) return; // the shell half needs the openssl binary
   const dir = mkdtempSync(join(tmpdir(), "xpay-doc-"));
   try {
-    writeFileSync(join(dir, "merchant.pem"), pair.privateKey);
-    const r = Bun.spawnSync(["openssl", "dgst", "-sha256", "-sign", join(dir, "merchant.pem")], { stdin: new TextEncoder().encode(canonicalString(fields, ["sign", "sign_type"])) });
+    writeFileSync(join(dir, "merchant_private_key.pem"), pair.privateKey);
+    const r = Bun.spawnSync(["openssl", "dgst", "-sha256", "-sign", join(dir, "merchant_private_key.pem")], { stdin: new TextEncoder().encode(canonicalString(fields, ["sign", "sign_type"])) });
     expect(r.exitCode).toBe(0);
     expect(rsaVerify({ ...fields, sign: Buffer.from(r.stdout).toString("base64"), sign_type: "RSA" }, pair.publicKey)).toBe(true);
   } finally {

@@ -12,7 +12,7 @@ const GUIDE = readFileSync(join(import.meta.dir, "..", "..", "docs", "merchant-g
 const SECTION = GUIDE.split(/^## V免签 merchant API/m)[1]!.split(/^## /m)[0]!;
 const KEY = /^KEY=([0-9a-f]{32})/m.exec(SECTION)![1]!;
 
-const printed = [...SECTION.matchAll(/printf '%s' '([^']*)'"\$KEY" \| md5sum\n# ([0-9a-f]{32})  -/g)].map((m) => ({ text: m[1]!, hash: m[2]! }));
+const printed = [...SECTION.matchAll(/printf '%s' '([^']*)'"\$KEY" \| md5sum\n# → ([0-9a-f]{32})  -/g)].map((m) => ({ text: m[1]!, hash: m[2]! }));
 
 test("every printed md5 is md5(text + key)", () => {
   expect(printed.length).toBe(3);
@@ -40,7 +40,7 @@ test("the notification and return URLs are signed md5(payId + param + type + pri
     expect(q.sign).toBe(md5(text + KEY));
     expect(printed.map((p) => p.text)).toContain(text);
   }
-  expect(urls.map((q) => [q.price, q.reallyPrice])).toEqual([["10", "10.00"], ["10.00", "10.00"]]);
+  expect(urls.map((q) => [q.price, q.reallyPrice])).toEqual([["20", "20.00"], ["20.00", "20.00"]]);
 });
 
 test("the run-time closeOrder signature is md5(orderId + key)", () => {
@@ -48,21 +48,24 @@ test("the run-time closeOrder signature is md5(orderId + key)", () => {
   expect(SECTION).toContain('curl -s "$BASE/closeOrder?orderId=$ORDER_ID&sign=$SIGN"');
 });
 
+/** The operator's notify URL the guide sets, with the stand-in merchant on its default port. */
+const configured = () => /xpay merchant set 1001 --setting vmq_notify_url=(\S+)/.exec(SECTION)![1]!.replace("$HOOK_PORT", "9999");
+
 let h: Harness;
 beforeAll(async () => {
   h = harness();
   await seedVmq(h);
   await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "guide", key: KEY, accountIds: [], now: h.clock.now() });
   // The operator's line the guide shows: the notifyUrl of the example is the merchant's configured one.
-  const configured = /xpay merchant set 1001 --setting vmq_notify_url=(\S+)/.exec(SECTION)![1]!;
-  await vmqUrls(h, { notifyUrl: configured });
+  await vmqUrls(h, { notifyUrl: configured() });
 });
 afterAll(() => h.close());
 
 test("sent to the gateway, the createOrder example answers what the guide shows", async () => {
   const f = curlFields();
-  expect(f.notifyUrl).toBe(/xpay merchant set 1001 --setting vmq_notify_url=(\S+)/.exec(SECTION)![1]!);
-  const r = await get(h, `http://localhost/createOrder?${new URLSearchParams(f)}`);
-  const shown = JSON.parse(/# (\{"code":1,"msg":"成功","data":\{[^\n]*)\n#  ([^\n]*)/.exec(SECTION)!.slice(1, 3).join("").replace('"orderId":"2026..."', '"orderId":"x"'));
-  expect(r.body).toEqual({ ...shown, data: { ...shown.data, orderId: expect.stringMatching(/^\d{20}$/), date: h.clock.now() } });
+  expect(f.notifyUrl!.replace("$HOOK_PORT", "9999")).toBe(configured());
+  const r = await get(h, `http://localhost/createOrder?${new URLSearchParams({ ...f, notifyUrl: configured() })}`);
+  // The answer the guide shows (`# → ...`), its `...` (order number, time, QR content) filled in.
+  const shown = JSON.parse(/# → (\{"code":1,"msg":"成功","data":\{[^\n]*)/.exec(SECTION)![1]!.replace('"orderId":"..."', '"orderId":"x"').replace('"date":...', '"date":0').replace("https://qr.alipay.com/...", "q"));
+  expect(r.body).toEqual({ ...shown, data: { ...shown.data, orderId: expect.stringMatching(/^\d{20}$/), date: h.clock.now(), payUrl: expect.stringMatching(/^https:\/\/qr\.alipay\.com\//) } });
 });
