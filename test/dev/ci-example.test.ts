@@ -31,6 +31,15 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A folder with `xpay` in it: this checkout's CLI (see the first test). */
+function xpayOnPath(): string {
+  const bin = join(dir, "bin");
+  Bun.spawnSync(["mkdir", "-p", bin]);
+  writeFileSync(join(bin, "xpay"), `#!/bin/sh\ncd "${ROOT}" && exec "${process.execPath}" src/cli/main.ts "$@"\n`);
+  chmodSync(join(bin, "xpay"), 0o755);
+  return bin;
+}
+
 const freePort = () => {
   const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
   const port = s.port!;
@@ -48,10 +57,7 @@ test("the guide's CI job: start xpay dev, wait for /healthz, create an order, pa
   // `xpay` on PATH: this checkout's CLI, run from the checkout as the compiled executable carries
   // its own sources (bun resolves the JSX runtime from the checkout's tsconfig); xpay dev writes
   // nothing relative to its working directory.
-  const bin = join(dir, "bin");
-  Bun.spawnSync(["mkdir", "-p", bin]);
-  writeFileSync(join(bin, "xpay"), `#!/bin/sh\ncd "${ROOT}" && exec "${process.execPath}" src/cli/main.ts "$@"\n`);
-  chmodSync(join(bin, "xpay"), 0o755);
+  const bin = xpayOnPath();
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, XPAY_URL: `http://127.0.0.1:${devPort}`, NO_COLOR: "1" };
 
   for (const [i, step] of all.slice(0, 2).entries()) {
@@ -72,4 +78,21 @@ test("the guide's CI job: start xpay dev, wait for /healthz, create an order, pa
   for (const g of groups) process.kill(-g, "SIGTERM");
   for (let i = 0; i < 100 && existsSync(db); i++) await Bun.sleep(50);
   expect(existsSync(db)).toBe(false);
+}, 60_000);
+
+test("the start step on a port another program holds: fails at once with xpay dev's port line (issue 31)", async () => {
+  const start = steps(yaml)[0]!;
+  // Another server answering /healthz there: a wait that polled the port alone would go on.
+  const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ status: "ok" }) });
+  try {
+    const work = join(dir, "busy");
+    Bun.spawnSync(["mkdir", "-p", work]);
+    const bin = xpayOnPath();
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, XPAY_URL: `http://127.0.0.1:${other.port}`, NO_COLOR: "1" };
+    const p = Bun.spawn(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", start.script.replaceAll("8080", String(other.port))], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), Promise.race([p.exited, Bun.sleep(30_000).then(() => "timeout")])]);
+    expect({ code, said: (out + err).includes(`error: port ${other.port} on 127.0.0.1 is already in use`) }).toEqual({ code: 1, said: true });
+  } finally {
+    await other.stop(true);
+  }
 }, 60_000);
