@@ -70,7 +70,10 @@ async function runBlocks(g: Awaited<ReturnType<typeof gateway>>, blocks: ShellBl
   try {
     process.kill(-p.pid, "SIGTERM"); // what the blocks left running (the stand-in merchant)
   } catch {}
-  return `${readFileSync(out, "utf8")}${code === "timeout" ? "\n@@timeout\n" : ""}`;
+  const all = `${readFileSync(out, "utf8")}${code === "timeout" ? "\n@@timeout\n" : ""}`;
+  // XPAY_GUIDE_OUT=FOLDER keeps what each guide printed (for whoever writes the next `# →` line).
+  if (process.env.XPAY_GUIDE_OUT) writeFileSync(join(process.env.XPAY_GUIDE_OUT, `${g.home.split("/").pop()}.out`), all);
+  return all;
 }
 
 /** Per block that runs: where it is, and what went wrong (nothing: []). */
