@@ -51,6 +51,12 @@ export function register(program: Command, _cli: Cli): void {
     .action(async (o: DevFlags) => runDev(program, o));
 }
 
+function refuseEmptyDb(program: Command): void {
+  if (program.getOptionValueSource("db") === "cli" && String(program.opts().db).trim() === "") {
+    throw new CliError("--db is empty; give a file for the test database, e.g. --db ./xpay-dev.db");
+  }
+}
+
 /** --db only when typed on this command line; a throwaway folder otherwise. */
 async function chooseDatabase(program: Command): Promise<{ path: string; keysDir: string; temporary: string | null }> {
   if (program.getOptionValueSource("db") !== "cli") {
@@ -58,7 +64,7 @@ async function chooseDatabase(program: Command): Promise<{ path: string; keysDir
     return { path: join(dir, "xpay-dev.db"), keysDir: join(dir, "keys"), temporary: dir };
   }
   const path = String(program.opts().db);
-  if (path.trim() === "") throw new CliError("--db is empty; give a file for the test database, e.g. --db ./xpay-dev.db");
+  refuseEmptyDb(program);
   if (isPostgresUrl(path)) {
     // An empty database or one an earlier `xpay dev` made; the key files go to a throwaway folder.
     await refuseRealPostgres(path);
@@ -113,6 +119,7 @@ async function runDev(program: Command, o: DevFlags): Promise<void> {
   const port = checkPort(o.port, "--port");
   const host = checkHostSyntax(o.host, "--host");
   if (!/^https?:\/\/[^\s]+$/.test(o.notifyUrl)) throw new CliError(`--notify-url must be an http:// or https:// URL, not ${JSON.stringify(o.notifyUrl)}`);
+  refuseEmptyDb(program); // a flag that cannot work is the line to show, even when the port is taken
   probeListen(host, port, "--host");
   const where = await chooseDatabase(program);
   const cleanup = () => where.temporary && rmSync(where.temporary, { recursive: true, force: true });

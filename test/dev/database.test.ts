@@ -72,6 +72,15 @@ test("bad flags are one line each, before anything is made", () => {
   expect(xpay("--db", "", "dev").err).toBe("error: --db is empty; give a file for the test database, e.g. --db ./xpay-dev.db\n");
 });
 
+test("a bad --db is the line shown even when the port is taken (issue 31: the case above ran on 8080)", async () => {
+  const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+  try {
+    expect(xpay("--db", "", "dev", "--port", String(busy.port)).err).toBe("error: --db is empty; give a file for the test database, e.g. --db ./xpay-dev.db\n");
+  } finally {
+    await busy.stop(true);
+  }
+});
+
 test("--json: the setup as one JSON line (a CI reads it instead of the quick start), then JSON log lines", async () => {
   const p = Bun.spawn([process.execPath, "src/cli/main.ts", "dev", "--port", "0", "--json"], { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
   started.push(p);
