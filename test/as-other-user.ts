@@ -40,8 +40,12 @@ export function otherUser(cwd: string): OtherUser {
   if (reachable(main) && reachable(process.execPath)) return { argv: (args) => [...setpriv, process.execPath, main, ...args], cwd, unavailable: null, cleanup() {} };
   const dir = tempDir("xpay-as-nobody-");
   chmodSync(dir, 0o755);
-  const built = Bun.spawnSync([process.execPath, "build", join(ROOT, "src/cli/main.ts"), "--target", "bun", "--outfile", join(dir, "main.js")], { cwd: ROOT });
-  if (built.exitCode !== 0) throw new Error(`bundling the CLI for another user failed: ${built.stderr.toString()}`);
+  // --outdir: the bundle brings files of its own (the favicon) beside main.js.
+  const built = Bun.spawnSync([process.execPath, "build", join(ROOT, "src/cli/main.ts"), "--target", "bun", "--outdir", dir], { cwd: ROOT });
+  if (built.exitCode !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`bundling the CLI for another user failed: ${built.stderr.toString()}`);
+  }
   // main.js starts its workers from its own folder (new URL("./checkpoint-worker.ts", import.meta.url)).
   for (const w of WORKERS) copyFileSync(join(ROOT, w), join(dir, w.split("/").pop()!));
   const bun = join(dir, "bun");
