@@ -4,7 +4,7 @@
 // Screenshots: artifacts/screenshots/admin-alerts-*.png.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
-import { login, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { openPage, PASSWORD, SHOTS, shots, startConsole, twoWidths } from "./support.ts";
 
 const xc = startConsole("xpay-alerts-e2e-");
 let browser: Browser;
@@ -19,13 +19,7 @@ beforeAll(async () => {
   xc.cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   ({ base } = await xc.serve());
   browser = await xc.launch();
-  desktop = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN" });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", isMobile: true, hasTouch: true });
-  for (const c of [desktop, phone]) {
-    const { page } = await openPage(c);
-    await login(page, base);
-    await page.close();
-  }
+  ({ desktop, phone } = await twoWidths(browser, base));
 }, 90_000);
 
 afterAll(async () => {

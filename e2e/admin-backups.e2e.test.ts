@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext } from "playwright-core";
-import { login, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { openPage, PASSWORD, SHOTS, shots, startConsole, twoWidths } from "./support.ts";
 
 const xc = startConsole("xpay-backups-e2e-");
 let browser: Browser;
@@ -18,13 +18,7 @@ beforeAll(async () => {
   xc.cli(["admin", "add", "--user", "admin", "--password-stdin"], `${PASSWORD}\n`);
   ({ base } = await xc.serve(["--backup-dir", join(xc.dir, "backups"), "--backup-every", "24h", "--backup-keep", "3"]));
   browser = await xc.launch();
-  desktop = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN", acceptDownloads: true });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", isMobile: true, hasTouch: true });
-  for (const c of [desktop, phone]) {
-    const { page } = await openPage(c);
-    await login(page, base);
-    await page.close();
-  }
+  ({ desktop, phone } = await twoWidths(browser, base, { acceptDownloads: true }));
 }, 90_000);
 
 afterAll(async () => {

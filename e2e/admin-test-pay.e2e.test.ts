@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
 import { SECRET, signed } from "../test/helpers.ts";
-import { login, openPage, PASSWORD, SHOTS, shots, startConsole } from "./support.ts";
+import { openPage, PASSWORD, SHOTS, shots, startConsole, twoWidths } from "./support.ts";
 
 const xc = startConsole("xpay-test-pay-e2e-");
 const { cli, post } = xc;
@@ -24,13 +24,7 @@ beforeAll(async () => {
   cli(["settings", "set", "public_rate_limit", "0"]);
   ({ base } = await xc.serve());
   browser = await xc.launch();
-  desktop = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN" });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", isMobile: true, hasTouch: true });
-  for (const c of [desktop, phone]) {
-    const { page } = await openPage(c);
-    await login(page, base);
-    await page.close();
-  }
+  ({ desktop, phone } = await twoWidths(browser, base));
 }, 90_000);
 
 afterAll(async () => {

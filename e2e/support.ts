@@ -13,6 +13,21 @@ export const DOCS = resolve("docs/images");
 export const PASSWORD = "calm blue river 42";
 
 /**
+ * The two widths every console page is checked at (1440 px, and a 390 px phone), in Chinese, each
+ * logged in as the operator. `extra` adds context options to both (colorScheme, acceptDownloads).
+ */
+export async function twoWidths(browser: Browser, base: string, extra: Parameters<Browser["newContext"]>[0] = {}): Promise<{ desktop: BrowserContext; phone: BrowserContext }> {
+  const desktop = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "zh-CN", ...extra });
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "zh-CN", isMobile: true, hasTouch: true, ...extra });
+  for (const c of [desktop, phone]) {
+    const { page } = await openPage(c);
+    await login(page, base);
+    await page.close();
+  }
+  return { desktop, phone };
+}
+
+/**
  * The networking flags are mandatory here: without them chromium reaches for Google's services and
  * hangs on the closed network. No --user-data-dir: playwright refuses it and gives every launch a
  * fresh temporary profile anyway.
