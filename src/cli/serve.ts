@@ -100,6 +100,8 @@ async function serve(cli: Cli, cmd: Command, o: ServeFlags, format: LogFormat): 
     if (/readonly|read-only|unable to open|disk/i.test(msg)) throw new CliError(`database ${where} is not writable (${msg})`);
     throw new CliError(`cannot start the server: ${msg}`);
   }
+  // --port 0 binds a free port: links and the start line name the port bound, not 0.
+  if (explicitBase === undefined && port === 0) gw.baseUrl = `${tls ? "https" : "http"}://${shownHost}:${server.port}`;
   const instances = await registerInstance(gw, server.port);
   for (const other of instances.others) {
     // On PostgreSQL several instances are what the database is for: said, not warned about.

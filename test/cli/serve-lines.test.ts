@@ -72,7 +72,8 @@ test("--log-format json: every line is JSON, listening and stopping included, ti
   expect(err).toBe("");
   const parsed = lines.map((l) => JSON.parse(l)); // throws on any line that is not JSON
   expect(parsed.map((p) => p.event)).toEqual(expect.arrayContaining(["listening", "http", "stopping", "stopped"]));
-  expect(parsed.find((p) => p.event === "listening")).toMatchObject({ level: "info", url: `http://127.0.0.1:${port}`, db, time_zone: "Asia/Shanghai" });
+  // base_url too: with --port 0 it names the port bound (it said ":0").
+  expect(parsed.find((p) => p.event === "listening")).toMatchObject({ level: "info", url: `http://127.0.0.1:${port}`, base_url: `http://127.0.0.1:${port}`, db, time_zone: "Asia/Shanghai" });
   expect(parsed.find((p) => p.event === "stopping")).toMatchObject({ signal: "SIGTERM" });
   for (const p of parsed) expect(p.time).toMatch(ISO_SHANGHAI);
 }, 30_000);
