@@ -151,12 +151,13 @@ withPostgres(() => {
         }),
       );
     };
+    // A probe per price: a probe answered from the old state (the disabled merchant still cached,
+    // or the old TTL) holds a payable amount, and at one price the offset bound (10 % of it) left
+    // too few for a loaded machine's probes ("no free payable amount" on every instance).
     const seenIn = [
-      ...(await seenWithin(["merchant", "disable", "1001"], async (i, n) => (await createOn(i, { out_trade_no: `D-${i.name}-${n}` })).code !== 200)),
-      ...(await seenWithin(["merchant", "enable", "1001"], async (i, n) => (await createOn(i, { out_trade_no: `E-${i.name}-${n}` })).code === 200)),
+      ...(await seenWithin(["merchant", "disable", "1001"], async (i, n) => (await createOn(i, { out_trade_no: `D-${i.name}-${n}`, money: (200 + n).toFixed(2) })).code !== 200)),
+      ...(await seenWithin(["merchant", "enable", "1001"], async (i, n) => (await createOn(i, { out_trade_no: `E-${i.name}-${n}`, money: (400 + n).toFixed(2) })).code === 200)),
       ...(await seenWithin(["settings", "set", "order_ttl", "1800"], async (i, n) => {
-        // A probe per price: until the new TTL is seen each probe holds a payable amount, and at
-        // one price the offset bound (10 % of it) leaves too few for a slow machine's probes.
         const r = await createOn(i, { out_trade_no: `T-${i.name}-${n}`, money: (100 + n).toFixed(2) });
         return Number(r.data?.expire_time) - Date.now() / 1000 > 1000;
       })),
