@@ -3,7 +3,7 @@
 // shell finds this program under that name: from a checkout there is usually no `xpay` on PATH,
 // and `npx xpay` outside the checkout asks the npm registry for somebody else's package.
 import { realpathSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
 
 /** True in the executable `bun build --compile` made (its modules live under /$bunfs/). */
 export function isCompiled(url = import.meta.url): boolean {
@@ -44,8 +44,16 @@ export interface SelfContext {
   onPath: string | null;
 }
 
-export function selfContext(): SelfContext {
-  return { compiled: isCompiled(), execPath: process.execPath, checkout: checkoutRoot(), cwd: process.cwd(), onPath: Bun.which("xpay") };
+export function selfContext(path = process.env.PATH ?? ""): SelfContext {
+  return { compiled: isCompiled(), execPath: process.execPath, checkout: checkoutRoot(), cwd: process.cwd(), onPath: Bun.which("xpay", { PATH: shellPath(path) }) };
+}
+
+/**
+ * PATH as the operator's shell has it: npx and npm scripts put node_modules/.bin first, so under
+ * `npx xpay serve` PATH finds `xpay` although the terminal the line is read in does not.
+ */
+export function shellPath(path: string): string {
+  return path.split(delimiter).filter((d) => !/(^|[\\/])node_modules[\\/]\.bin[\\/]?$/.test(d)).join(delimiter);
 }
 
 /**

@@ -33,6 +33,19 @@ describe("selfCommand", () => {
     symlinkSync(join(ROOT, "bin", "xpay"), linked); // npm link / ln -s "$PWD/bin/xpay" ~/.local/bin/xpay
     expect(selfCommand({ ...base, compiled: false, onPath: linked })).toBe("xpay");
   });
+
+  test("under npx (node_modules/.bin first on PATH) the line read in a terminal is still `npx xpay`", () => {
+    // npx runs the checkout's own bin through a link in its cache (~/.npm/_npx/HASH/node_modules/.bin).
+    const npxBin = join(dir, "_npx", "node_modules", ".bin");
+    mkdirSync(npxBin, { recursive: true });
+    symlinkSync(join(ROOT, "bin", "xpay"), join(npxBin, "xpay"));
+    const npxPath = [npxBin, "/usr/bin", "/bin"].join(":");
+    expect(Bun.which("xpay", { PATH: npxPath })).not.toBeNull(); // what npx's PATH finds
+    // A process started as npx starts it (its PATH is read once, at start).
+    const script = `import { selfCommand, selfContext } from ${JSON.stringify(join(ROOT, "src/cli/self.ts"))}; const c = selfContext(); console.log(JSON.stringify([c.onPath, selfCommand(c)]));`;
+    const p = Bun.spawnSync([process.execPath, "-e", script], { cwd: ROOT, env: { ...process.env, PATH: npxPath } });
+    expect(JSON.parse(p.stdout.toString())).toEqual([null, "npx xpay"]);
+  });
 });
 
 test("xpay dev started from a folder outside the checkout prints a command that runs in that folder", async () => {
