@@ -9,8 +9,13 @@ export function parseYuan(input: unknown): number | null {
   if (typeof input !== "string") return null;
   const m = YUAN.exec(input);
   if (!m) return null;
-  const cents = Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+  const cents = yuanDigitsToCents(m[1]!, m[2]);
   return cents > 0 && cents <= MAX_CENTS ? cents : null;
+}
+
+/** "12" and "5" (the digits around the point) as cents: integer arithmetic, never a float. */
+function yuanDigitsToCents(whole: string, fraction = ""): number {
+  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
 }
 
 export function formatYuan(cents: number): string {
@@ -56,7 +61,7 @@ export function readTypedYuan(label: string, input: string, o: TypedYuanOptions 
   const m = /^(\d{1,15})(?:\.(\d{1,2}))?$/.exec(input);
   const head = `${label === "" ? "" : `${label}: `}${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}...` : input)}`;
   if (!m) return { ok: false, problem: `${head} is not an amount in yuan; write it like ${a} or ${b}` };
-  const cents = Number(m[1]) * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+  const cents = yuanDigitsToCents(m[1]!, m[2]);
   if (cents === 0 && !o.zero) return { ok: false, problem: `${head} must be more than 0 yuan; write it like ${a} or ${b}` };
   if (cents > max) return { ok: false, problem: `${head} is more than ${showYuan(max)}, the most it can be` };
   return { ok: true, cents };

@@ -3,7 +3,7 @@
 // index of undelivered notifications.
 import type { SQL } from "bun";
 import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
-import { attemptError, toDelivery, toGroup } from "../sqlite/delivery.ts";
+import { attemptError, toDelivery, toGroup } from "../delivery-rows.ts";
 
 /** Inside recordAttempt's transaction: the merchant's row after this attempt. */
 export async function noteAttempt(tx: SQL, id: number, o: AttemptOutcome): Promise<void> {

@@ -3,13 +3,9 @@
 // index of undelivered notifications (014), so neither read touches the delivered rows.
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
+import { attemptError, toDelivery, toGroup } from "../delivery-rows.ts";
 
 type Row = Record<string, number | string | null>;
-
-/** The error a failed attempt is known by, as the dashboard words it. */
-export function attemptError(o: AttemptOutcome): string {
-  return o.attempt.error || (o.attempt.httpStatus === null ? "" : `HTTP ${o.attempt.httpStatus}`);
-}
 
 /** Inside recordAttempt's transaction: the merchant's row after this attempt. */
 export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
@@ -26,15 +22,6 @@ export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
        last_error = CASE WHEN $ok THEN last_error ELSE $err END,
        delivered = delivered + $ok`,
   ).run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
-}
-
-export function toDelivery(r: Row): MerchantDelivery {
-  const ms = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return {
-    pid: Number(r.pid), lastSuccessAt: ms(r.last_success_at), failingSince: ms(r.failing_since), lastFailureAt: ms(r.last_failure_at),
-    lastError: String(r.last_error ?? ""), delivered: Number(r.delivered ?? 0),
-    pending: Number(r.pending ?? 0), failing: Number(r.failing ?? 0), givenUp: Number(r.given_up ?? 0),
-  };
 }
 
 export function deliveryHealth(db: Database, pid?: number): MerchantDelivery[] {
@@ -75,8 +62,4 @@ export function failureGroups(db: Database, o: { sinceMs: number; limit: number 
     )
     .all({ since: o.sinceMs, limit: o.limit }) as Row[];
   return rows.map(toGroup);
-}
-
-export function toGroup(r: Record<string, unknown>): FailureGroup {
-  return { pid: Number(r.pid), error: String(r.error ?? ""), count: Number(r.n), givenUp: Number(r.given_up ?? 0), firstAt: Number(r.first_at), lastAt: Number(r.last_at) };
 }
