@@ -15,11 +15,15 @@ export function slotsContract(ctx: Ctx): void {
     const now = T0 + 10;
     const at = (t: number, ttl = 900) => create(s, {}, { now: t, ttl });
     const longGone = await at(T0 - 3000); // expired 2100 s ago: past the window
+    const latePaid = await at(T0 - 2500); // expired long ago, paid by hand now: held by its paid time
     const closedLongAgo = await at(T0 - 2000);
     await s.closeOrder(closedLongAgo.tradeNo, T0 - 2000);
+    const closedEarly = await at(T0 - 700); // closed before the window though it would still be pending
+    await s.closeOrder(closedEarly.tradeNo, T0 - 650);
     const timedOut = await at(T0 - 1000); // expired 100 s ago: within the window
     const unswept = await at(T0 - 950); // expired 50 s ago, not swept yet: status 1 still, held all the same
     await s.expireOrders(T0 - 90); // writes 4 for timedOut (and longGone)
+    expect((await s.payOrder({ ...payUnit(latePaid.tradeNo, T0 + 4), acceptTimedOutSince: 0 })).kind).toBe("paid"); // a manual 补单
     const closed = await at(T0);
     await s.closeOrder(closed.tradeNo, T0 + 1);
     const paid = await at(T0 + 2);
@@ -30,9 +34,10 @@ export function slotsContract(ctx: Ctx): void {
 
     const held = await s.slots.heldSlots(a.id, now - WINDOW, { limit: 50 });
     const byTradeNo = (o: { tradeNo: string }) => held.find((h) => h.tradeNo === o.tradeNo);
-    expect(held.map((h) => h.tradeNo).sort()).toEqual([timedOut, unswept, closed, paid, pending].map((o) => o.tradeNo).sort());
+    expect(held.map((h) => h.tradeNo).sort()).toEqual([latePaid, timedOut, unswept, closed, paid, pending].map((o) => o.tradeNo).sort());
     expect(byTradeNo(longGone)).toBeUndefined();
     expect(byTradeNo(closedLongAgo)).toBeUndefined();
+    expect(byTradeNo(closedEarly)).toBeUndefined();
     expect(held.map((h) => h.tradeAmount)).toEqual([...held.map((h) => h.tradeAmount)].sort((x, y) => x - y));
     expect(byTradeNo(paid)).toEqual({
       tradeAmount: paid.tradeAmount!, accountId: a.id, tradeNo: paid.tradeNo, outTradeNo: paid.outTradeNo, pid: 1001, amount: 1000, status: 2,
