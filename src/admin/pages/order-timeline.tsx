@@ -2,7 +2,10 @@
 // An order's timeline (core/browse/timeline.ts) as a list: one entry per event with its local time,
 // a coloured dot, a title and what matters about it. Each notification attempt shows the HTTP
 // status, how long it took, whether the merchant acknowledged it, the error and the merchant's
-// answer; the queued notification shows what is sent. Every value is escaped; raw texts go in <pre>.
+// answer; the queued notification shows what is sent. Identical failures in a row arrive folded
+// (core/browse/timeline-fold.ts): one entry "failed 13 times, last …" with the first time, the
+// shared status, error and answer once, and each attempt's time behind a <details>. Every value is
+// escaped; raw texts go in <pre>.
 import { reasonText } from "../reason-text.ts";
 import { actionLabel } from "../audit-labels.ts";
 import { attr } from "../components.tsx";
@@ -14,7 +17,8 @@ type T = Translate;
 type V = TimelineEvent["detail"][string] | undefined;
 
 const str = (v: V) => (v === null || v === undefined ? "" : String(v));
-const cents = (v: V) => (typeof v === "number" ? v : null);
+const num = (v: V) => (typeof v === "number" ? v : null);
+const cents = num;
 
 /** The sent parameters one per line (`key=value`), as a merchant's developer compares them. */
 function sentLines(json: string): string {
@@ -31,6 +35,8 @@ function tone(e: TimelineEvent): string {
       return "ev-ok";
     case "notify_attempt":
       return e.detail.acknowledged ? "ev-ok" : "ev-danger";
+    case "notify_failures":
+      return "ev-danger";
     case "creation_failed":
       return "ev-danger";
     case "timed_out":
@@ -44,7 +50,32 @@ function tone(e: TimelineEvent): string {
   }
 }
 
-function Body(p: { e: TimelineEvent; t: T }) {
+/** HTTP status (or a dash when none came back) and how long the attempt took. */
+function StatusLine(p: { d: TimelineEvent["detail"]; t: T }) {
+  return <><b safe>{p.d.http_status === null ? "—" : `HTTP ${str(p.d.http_status)}`}</b> · <span safe>{p.t("orders.d_duration", { n: str(p.d.duration_ms) })}</span></>;
+}
+
+/** The folded attempts: the first time, what they all answered, and each attempt behind <details>. */
+function Failures(p: { e: TimelineEvent; t: T; tz: string }) {
+  const { e, t } = p;
+  const d = e.detail;
+  return (
+    <div>
+      <div><span safe>{t("orders.d_first")}</span> <TimeMs ms={num(d.first_at_ms)} tz={p.tz} /> · <b safe>{d.http_status === null ? "—" : `HTTP ${str(d.http_status)}`}</b></div>
+      {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span safe>{str(d.error)}</span></div> : ""}
+      <div class="raw-label" safe>{t("orders.d_answer")}</div>
+      <pre class="raw" safe>{str(d.answer) || t("orders.d_no_answer")}</pre>
+      <details class="ev-folded">
+        <summary safe>{t("orders.d_all_attempts", { n: num(d.count) ?? 0 })}</summary>
+        <ol>
+          {(e.folded ?? []).map((a) => <li><TimeMs ms={a.atMs} tz={p.tz} /> · <StatusLine d={a.detail} t={t} /></li>)}
+        </ol>
+      </details>
+    </div>
+  );
+}
+
+function Body(p: { e: TimelineEvent; t: T; tz: string }) {
   const { e, t } = p;
   const d = e.detail;
   switch (e.kind) {
@@ -81,14 +112,14 @@ function Body(p: { e: TimelineEvent; t: T }) {
     case "notify_attempt":
       return (
         <div>
-          <div>
-            <b safe>{d.http_status === null ? "—" : `HTTP ${str(d.http_status)}`}</b> · <span safe>{t("orders.d_duration", { n: str(d.duration_ms) })}</span>
-          </div>
+          <div><StatusLine d={d} t={t} /></div>
           {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span safe>{str(d.error)}</span></div> : ""}
           <div class="raw-label" safe>{t("orders.d_answer")}</div>
           <pre class="raw" safe>{str(d.answer) || t("orders.d_no_answer")}</pre>
         </div>
       );
+    case "notify_failures":
+      return <Failures e={e} t={t} tz={p.tz} />;
     case "operator":
       return (
         <div>
@@ -101,9 +132,12 @@ function Body(p: { e: TimelineEvent; t: T }) {
   }
 }
 
-function Title(p: { e: TimelineEvent; t: T }) {
+function Title(p: { e: TimelineEvent; t: T; tz: string }) {
   const { e, t } = p;
   const d = e.detail;
+  if (e.kind === "notify_failures") {
+    return <span class="ev-title"><span safe>{t("orders.ev_notify_failures", { n: num(d.count) ?? 0 })}</span> <TimeMs ms={num(d.last_at_ms)} tz={p.tz} /></span>;
+  }
   if (e.kind === "operator") {
     const known = ["order.close", "order.confirm", "order.simulate_pay", "notification.replay", "report.assign"].includes(str(d.action));
     return <span class="ev-title" title={attr(str(d.action))} safe>{known ? t(`orders.act_${str(d.action)}` as TextKey) : `${t("orders.ev_operator")} ${actionLabel(t, str(d.action))}`}</span>;
@@ -126,8 +160,8 @@ export function Timeline(p: { events: TimelineEvent[]; t: T; tz: string }) {
           <span class="ev-time"><TimeMs ms={e.atMs} tz={p.tz} /></span>
           <span class="ev-dot" aria-hidden="true"></span>
           <div class="ev-main">
-            <Title e={e} t={p.t} />
-            <div class="ev-body"><Body e={e} t={p.t} /></div>
+            <Title e={e} t={p.t} tz={p.tz} />
+            <div class="ev-body"><Body e={e} t={p.t} tz={p.tz} /></div>
           </div>
         </li>
       ))}

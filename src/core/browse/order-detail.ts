@@ -10,6 +10,7 @@ import { decideCancel } from "../order-state.ts";
 import type { Notification, NotificationAttempt, StoredReport } from "../store.ts";
 import type { ChannelAccount, Merchant, Order } from "../types.ts";
 import { orderTimeline, type TimelineEvent } from "./timeline.ts";
+import { foldRepeatedFailures } from "./timeline-fold.ts";
 
 /** Enough for any real order; a page never grows without bound. */
 const REPORTS_MAX = 200;
@@ -25,6 +26,7 @@ export interface OrderDetail {
   notification: (Notification & { attempts_log: NotificationAttempt[] }) | null;
   reports: StoredReport[];
   operatorEvents: AuditEntry[];
+  /** Repeated identical notification failures folded into one entry (timeline-fold.ts). */
   timeline: TimelineEvent[];
   /** The actions that apply to the order as it is now. */
   can: { replay: boolean; close: boolean; confirm: boolean };
@@ -42,10 +44,10 @@ export async function orderDetail(gw: Gateway, tradeNo: string): Promise<OrderDe
     gw.store.admin.listAudit({ target: `order:${tradeNo}`, limit: OPERATOR_EVENTS_MAX }),
   ]);
   const operatorEvents = audit.reverse();
-  const timeline = orderTimeline({
+  const timeline = foldRepeatedFailures(orderTimeline({
     order, account, reports, notification, now,
     operatorEvents: operatorEvents.map((e) => ({ atMs: e.at * 1000, actor: e.actor, action: e.action, reason: e.reason })),
-  });
+  }));
   const can = { replay: notification !== null, close: decideCancel(order, now).ok, confirm: confirmRefusal(order) === null };
   return { order, merchant, account, notification, reports, operatorEvents, timeline, can };
 }

@@ -17,6 +17,8 @@ export type TimelineKind =
   | "timed_out"
   | "notify_queued"
   | "notify_attempt"
+  /** Consecutive identical failed attempts folded into one (timeline-fold.ts). */
+  | "notify_failures"
   | "operator";
 
 export interface TimelineEvent {
@@ -25,6 +27,8 @@ export interface TimelineEvent {
   kind: TimelineKind;
   /** Plain values for the renderer; never HTML. */
   detail: Record<string, string | number | boolean | null>;
+  /** A fold (notify_failures): the events it stands for, oldest first. */
+  folded?: TimelineEvent[];
 }
 
 /** What an operator did to the order (the audit log), already read by the caller. */
