@@ -92,7 +92,7 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[]; watch: Watc
   const { ctx } = p;
   const t = ctx.t;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap cards">
       <table class="table" id="accounts-table">
         <thead>
           <tr>
@@ -118,18 +118,18 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[]; watch: Watc
               const near = row.dayUsed !== null && row.dayUsed >= NEAR_LIMIT;
               return (
                 <tr data-account={String(a.id)} class={!a.enabled ? "row-off" : near ? "row-warn" : undefined}>
-                  <td class="num mono" safe>{String(a.id)}</td>
-                  <td class="wrap">
+                  <td class="num mono c-lead" safe>{String(a.id)}</td>
+                  <td class="wrap c-title">
                     <a href={`/admin/accounts/${a.id}`} safe>{a.name}</a>
                     <div class="small faint mono" safe>{a.code}</div>
                   </td>
-                  <td class="num" data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
-                  <td class="nowrap"><Monitor ctx={ctx} row={row} watch={p.watch} /></td>
-                  <td>{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
-                  <td class="nowrap" safe>{payTypeLabel(t, a.payType)}</td>
-                  <td class="nowrap" safe>{a.pid === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: a.pid })}</td>
-                  <td class="num"><Range ctx={ctx} min={a.minAmount} max={a.maxAmount} /></td>
-                  <td class="nowrap">
+                  <td class="num c-key" data-label={t("accounts.col_today")} data-today={String(row.paidToday)}><Today ctx={ctx} row={row} /></td>
+                  <td class="nowrap" data-label={t("accounts.col_monitor")}><Monitor ctx={ctx} row={row} watch={p.watch} /></td>
+                  <td class="c-badge">{a.enabled ? <span class="tag tag-ok" safe>{t("accounts.enabled")}</span> : <span class="tag tag-danger" safe>{t("accounts.disabled")}</span>}</td>
+                  <td class="nowrap" data-label={t("accounts.col_type")} safe>{payTypeLabel(t, a.payType)}</td>
+                  <td class="nowrap" data-label={t("accounts.col_owner")} safe>{a.pid === 0 ? t("accounts.shared") : t("accounts.owner_pid", { pid: a.pid })}</td>
+                  <td class="num" data-label={t("accounts.col_range")}><Range ctx={ctx} min={a.minAmount} max={a.maxAmount} /></td>
+                  <td class="nowrap c-actions">
                     <div class="actions">
                       <a class="btn btn-small" href={`/admin/accounts/${a.id}`} safe>{t("accounts.edit")}</a>
                       {a.enabled ? <a class="btn btn-small" href={`/admin/accounts/${a.id}/test-pay`} data-test-pay={String(a.id)} title={t("testpay.button_hint")} safe>{t("testpay.button")}</a> : ""}

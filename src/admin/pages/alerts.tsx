@@ -64,17 +64,17 @@ async function listPage(ctx: AdminContext, o: { notice?: { kind: "ok" | "error";
         <PageHead title={t("alerts.title")} lead={t("alerts.intro")} />
         {notice ? <Notice kind={notice.kind} text={notice.text} id="alerts-notice" /> : ""}
         {firing.length ? <Notice kind="warn" text={`${t("alerts.firing", { n: firing.length })} · ${firing.map((f) => f.finding.title).join(" · ")}`} /> : ""}
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="alerts-table">
             <thead><tr><th safe>{t("alerts.col_name")}</th><th safe>{t("alerts.col_type")}</th><th safe>{t("alerts.col_config")}</th><th safe>{t("alerts.col_created")}</th><th></th></tr></thead>
             <tbody>
               {channels.length === 0 ? <tr><td colspan="5" class="empty" safe>{t("alerts.none")}</td></tr> : channels.map((c) => (
                 <tr data-channel={attr(c.name)}>
-                  <td class="mono" safe>{c.name}</td>
-                  <td class="nowrap" safe>{CHANNEL_KINDS[c.type]?.label ?? c.type}</td>
-                  <td class="wrap small mono" safe>{Object.entries(maskConfig(c.type, c.config)).map(([k, val]) => `${k}=${val}`).join(" ")}</td>
-                  <td class="nowrap"><Time at={c.createdAt} tz={ctx.tz} /></td>
-                  <td class="nowrap">
+                  <td class="mono c-title" safe>{c.name}</td>
+                  <td class="nowrap c-badge" safe>{CHANNEL_KINDS[c.type]?.label ?? c.type}</td>
+                  <td class="wrap small mono c-full" data-label={t("alerts.col_config")} safe>{Object.entries(maskConfig(c.type, c.config)).map(([k, val]) => `${k}=${val}`).join(" ")}</td>
+                  <td class="nowrap" data-label={t("alerts.col_created")}><Time at={c.createdAt} tz={ctx.tz} /></td>
+                  <td class="nowrap c-actions">
                     <div class="actions">
                       <form method="post" action={`/admin/alerts/${encodeURIComponent(c.name)}/test`}><CsrfInput csrf={ctx.csrf} /><button class="btn btn-small" type="submit" safe>{t("alerts.test")}</button></form>
                       <form method="post" action={`/admin/alerts/${encodeURIComponent(c.name)}/remove`} data-confirm={t("alerts.remove_confirm")}><CsrfInput csrf={ctx.csrf} /><button class="btn btn-small btn-danger" type="submit" safe>{t("alerts.remove")}</button></form>
@@ -87,18 +87,18 @@ async function listPage(ctx: AdminContext, o: { notice?: { kind: "ok" | "error";
         </div>
         <AddForm ctx={ctx} type={typeOf(form.get("type"))} form={form} />
         <h2 safe>{t("alerts.history", { n: HISTORY })}</h2>
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="alerts-history">
             <thead><tr><th safe>{t("alerts.col_at")}</th><th safe>{t("alerts.col_channel")}</th><th safe>{t("alerts.col_status")}</th><th class="num" safe>{t("alerts.col_attempts")}</th><th safe>{t("alerts.col_title")}</th><th safe>{t("alerts.col_error")}</th></tr></thead>
             <tbody>
               {history.length === 0 ? <tr><td colspan="6" class="empty" safe>{t("alerts.no_history")}</td></tr> : history.map((r) => (
                 <tr>
-                  <td class="nowrap"><TimeMs ms={r.createdAt} tz={ctx.tz} /></td>
-                  <td class="mono" safe>{r.channelName}</td>
-                  <td><span class={r.status === "sent" ? "tag tag-ok" : r.status === "failed" ? "tag tag-danger" : "tag"} safe>{t(`alerts.status_${r.status}` as TextKey)}</span></td>
-                  <td class="num" safe>{String(r.attempts)}</td>
-                  <td class="wrap" safe>{r.title}</td>
-                  <td class="wrap small" safe>{lastAnswer(r.last)}</td>
+                  <td class="nowrap c-title"><TimeMs ms={r.createdAt} tz={ctx.tz} /></td>
+                  <td class="mono" data-label={t("alerts.col_channel")} safe>{r.channelName}</td>
+                  <td class="c-badge"><span class={r.status === "sent" ? "tag tag-ok" : r.status === "failed" ? "tag tag-danger" : "tag"} safe>{t(`alerts.status_${r.status}` as TextKey)}</span></td>
+                  <td class="num" data-label={t("alerts.col_attempts")} safe>{String(r.attempts)}</td>
+                  <td class="wrap c-full" data-label={t("alerts.col_title")} safe>{r.title}</td>
+                  <td class="wrap small c-full" data-label={t("alerts.col_error")} safe>{lastAnswer(r.last)}</td>
                 </tr>
               ))}
             </tbody>

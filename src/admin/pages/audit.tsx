@@ -62,7 +62,7 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
             <a class="btn" href="/admin/audit" safe>{t("audit.filter_clear")}</a>
           </div>
         </form>
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="audit-table">
             <thead>
               <tr>
@@ -83,13 +83,13 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
               ) : (
                 shown.map((e) => (
                   <tr data-id={String(e.id)}>
-                    <td class="nowrap"><Time at={e.at} tz={ctx.tz} /></td>
-                    <td safe>{e.actor}</td>
-                    <td class="nowrap" title={attr(e.action)} data-action={attr(e.action)} safe>{actionLabel(t, e.action)}</td>
-                    <td class="wrap" safe>{e.target}</td>
-                    <td class="nowrap mono" safe>{e.ip || "—"}</td>
-                    <td class="wrap"><Change entry={e} t={t} /></td>
-                    <td class="wrap" safe>{e.reason}</td>
+                    <td class="nowrap c-key" data-label={t("audit.col_time")}><Time at={e.at} tz={ctx.tz} /></td>
+                    <td data-label={t("audit.col_actor")} safe>{e.actor}</td>
+                    <td class="nowrap c-title" title={attr(e.action)} data-action={attr(e.action)} safe>{actionLabel(t, e.action)}</td>
+                    <td class="wrap" data-label={t("audit.col_target")} safe>{e.target}</td>
+                    <td class="nowrap mono" data-label={t("audit.col_ip")} safe>{e.ip || "—"}</td>
+                    <td class="wrap c-full" data-label={t("audit.col_change")}><Change entry={e} t={t} /></td>
+                    <td class={e.reason ? "wrap c-full" : "wrap c-hide"} data-label={t("audit.col_reason")} safe>{e.reason}</td>
                   </tr>
                 ))
               )}

@@ -42,16 +42,16 @@ async function listPage(ctx: AdminContext, o: { notice?: { kind: "ok" | "error";
               </form>
             </div>
             <p class="small muted" safe>{t("backups.secret_note")}</p>
-            <div class="table-wrap">
+            <div class="table-wrap cards">
               <table class="table" id="backups-table">
                 <thead><tr><th safe>{t("backups.col_file")}</th><th safe>{t("backups.col_at")}</th><th class="num" safe>{t("backups.col_size")}</th><th></th></tr></thead>
                 <tbody>
                   {files.length === 0 ? <tr><td colspan="4" class="empty" safe>{t("backups.empty")}</td></tr> : files.map((f) => (
                     <tr data-backup={f.name}>
-                      <td class="mono small" safe>{f.name}</td>
-                      <td class="nowrap"><TimeMs ms={f.at} tz={ctx.tz} /></td>
-                      <td class="num" safe>{size(statSync(f.path, { throwIfNoEntry: false })?.size ?? 0)}</td>
-                      <td><a class="btn btn-small" href={`/admin/backups/${f.name}`} download={f.name} safe>{t("backups.download")}</a></td>
+                      <td class="mono small c-title c-full" safe>{f.name}</td>
+                      <td class="nowrap" data-label={t("backups.col_at")}><TimeMs ms={f.at} tz={ctx.tz} /></td>
+                      <td class="num" data-label={t("backups.col_size")} safe>{size(statSync(f.path, { throwIfNoEntry: false })?.size ?? 0)}</td>
+                      <td class="c-actions"><a class="btn btn-small" href={`/admin/backups/${f.name}`} download={f.name} safe>{t("backups.download")}</a></td>
                     </tr>
                   ))}
                 </tbody>

@@ -45,7 +45,7 @@ export function ownerText(row: ClientRow, t: Translate): string {
 function ClientsTable(p: { rows: ClientRow[]; now: number; ctx: AdminContext }) {
   const { t, tz } = p.ctx;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap cards">
       <table class="table" id="clients-table">
         <thead>
           <tr>
@@ -60,12 +60,12 @@ function ClientsTable(p: { rows: ClientRow[]; now: number; ctx: AdminContext }) 
         <tbody>
           {p.rows.map((r) => (
             <tr data-client={String(r.client.id)}>
-              <td class="wrap"><a href={`/admin/clients/${r.client.id}`} safe>{r.client.name}</a></td>
-              <td class="nowrap"><OnlineTag online={r.online} never={r.age === null} t={t} /></td>
-              <td class="nowrap"><Ago at={r.client.lastSeenAt} now={p.now} tz={tz} t={t} /></td>
-              <td class="nowrap" safe>{clientKindName(t, r.client.kind)}</td>
-              <td class="wrap" safe>{ownerText(r, t)}</td>
-              <td class="wrap"><AccountLinks row={r} t={t} /></td>
+              <td class="wrap c-title"><a href={`/admin/clients/${r.client.id}`} safe>{r.client.name}</a></td>
+              <td class="nowrap c-badge"><OnlineTag online={r.online} never={r.age === null} t={t} /></td>
+              <td class="nowrap" data-label={t("clients.col_last_seen")}><Ago at={r.client.lastSeenAt} now={p.now} tz={tz} t={t} /></td>
+              <td class="nowrap" data-label={t("clients.col_kind")} safe>{clientKindName(t, r.client.kind)}</td>
+              <td class="wrap" data-label={t("clients.col_merchant")} safe>{ownerText(r, t)}</td>
+              <td class="wrap c-full" data-label={t("clients.col_accounts")}><AccountLinks row={r} t={t} /></td>
             </tr>
           ))}
         </tbody>

@@ -19,7 +19,7 @@ export async function LoginFailuresCard(p: { ctx: AdminContext }) {
       {rows.length === 0 ? (
         <p class="muted" safe>{t("sessions.failures_none")}</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="login-failures-table">
             <thead>
               <tr>
@@ -34,12 +34,12 @@ export async function LoginFailuresCard(p: { ctx: AdminContext }) {
             <tbody>
               {rows.map((r) => (
                 <tr>
-                  <td class="nowrap"><Time at={r.window} tz={ctx.tz} /></td>
-                  <td class="wrap mono" safe>{r.user || "—"}</td>
-                  <td class="nowrap mono" safe>{r.ip || "—"}</td>
-                  <td class="nowrap" safe>{t(r.device ? "sessions.browser_known" : "sessions.browser_stranger")}</td>
-                  <td class="num" safe>{String(r.failed)}</td>
-                  <td class="num" safe>{String(r.refused)}</td>
+                  <td class="nowrap c-key" data-label={t("sessions.col_minute")}><Time at={r.window} tz={ctx.tz} /></td>
+                  <td class="wrap mono" data-label={t("sessions.col_user")} safe>{r.user || "—"}</td>
+                  <td class="nowrap mono" data-label={t("sessions.col_ip")} safe>{r.ip || "—"}</td>
+                  <td class="nowrap" data-label={t("sessions.col_browser")} safe>{t(r.device ? "sessions.browser_known" : "sessions.browser_stranger")}</td>
+                  <td class="num" data-label={t("sessions.col_failed")} safe>{String(r.failed)}</td>
+                  <td class="num" data-label={t("sessions.col_refused")} safe>{String(r.refused)}</td>
                 </tr>
               ))}
             </tbody>

@@ -33,17 +33,17 @@ async function listPage(ctx: AdminContext, o: { errors?: Errors; name?: string; 
         <PageHead title={t("operators.title")} lead={t("operators.intro")} />
         {notice ? <Notice kind="ok" id="operators-notice" text={notice} /> : ""}
         {e.form ? <Notice kind="error" id="operators-error" text={e.form} /> : ""}
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="operators-table">
             <thead><tr><th safe>{t("operators.col_name")}</th><th safe>{t("operators.col_created")}</th><th safe>{t("operators.col_password")}</th><th safe>{t("operators.col_login")}</th><th></th></tr></thead>
             <tbody>
               {ops.map((op) => (
                 <tr data-operator={attr(op.name)}>
-                  <td><strong safe>{op.name}</strong>{op.id === ctx.operator.id ? <span class="faint" safe>{` ${t("operators.you")}`}</span> : ""}</td>
-                  <td class="nowrap"><Time at={op.createdAt} tz={ctx.tz} /></td>
-                  <td class="nowrap"><Time at={op.passwordChangedAt} tz={ctx.tz} /></td>
-                  <td class="nowrap">{op.lastLoginAt ? <Time at={op.lastLoginAt} tz={ctx.tz} /> : <span class="faint" safe>{t("operators.never")}</span>}</td>
-                  <td class="nowrap">
+                  <td class="c-title"><strong safe>{op.name}</strong>{op.id === ctx.operator.id ? <span class="faint" safe>{` ${t("operators.you")}`}</span> : ""}</td>
+                  <td class="nowrap" data-label={t("operators.col_created")}><Time at={op.createdAt} tz={ctx.tz} /></td>
+                  <td class="nowrap" data-label={t("operators.col_password")}><Time at={op.passwordChangedAt} tz={ctx.tz} /></td>
+                  <td class="nowrap" data-label={t("operators.col_login")}>{op.lastLoginAt ? <Time at={op.lastLoginAt} tz={ctx.tz} /> : <span class="faint" safe>{t("operators.never")}</span>}</td>
+                  <td class={op.id === ctx.operator.id ? "nowrap c-hide" : "nowrap c-actions"}>
                     {op.id === ctx.operator.id ? "" : (
                       <div class="actions">
                         <a class="btn btn-small" href={`/admin/operators?reset=${encodeURIComponent(op.name)}#operator-reset`} safe>{t("operators.reset")}</a>

@@ -94,7 +94,7 @@ function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; 
 function OrdersTable(p: { rows: Order[]; merchants: Map<number, Merchant>; notes: Map<string, NotificationState>; now: number; t: Translate; tz: string; empty: string; csrf: string }) {
   const { t } = p;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap cards">
       <table class="table" id="orders-table">
         <thead>
           <tr>
@@ -118,21 +118,21 @@ function OrdersTable(p: { rows: Order[]; merchants: Map<number, Merchant>; notes
           ) : (
             p.rows.map((o) => (
               <tr data-trade-no={o.tradeNo}>
-                <td class="select-col"><input type="checkbox" name="trade_no" value={o.tradeNo} form="orders-bulk" aria-label={attr(t("olist.select", { no: o.tradeNo }))} /></td>
-                <td class="nowrap mono"><a href={`/admin/orders/${o.tradeNo}`} safe>{o.tradeNo}</a></td>
-                <td>
+                <td class="select-col c-lead"><input type="checkbox" name="trade_no" value={o.tradeNo} form="orders-bulk" aria-label={attr(t("olist.select", { no: o.tradeNo }))} /></td>
+                <td class="nowrap mono c-title"><a href={`/admin/orders/${o.tradeNo}`} safe>{o.tradeNo}</a></td>
+                <td data-label={t("orders.col_out_trade_no")}>
                   <span class="mono" safe>{o.outTradeNo}</span>
                   <span class="cell-sub" title={attr(o.name)} safe>{o.name}</span>
                 </td>
-                <td class="nowrap">
+                <td class="nowrap" data-label={t("orders.col_merchant")}>
                   <span safe>{String(o.pid)}</span> <span class="muted" safe>{p.merchants.get(o.pid)?.name ?? ""}</span>
                 </td>
-                <td class="nowrap" safe>{payTypeName(t, o.payType)}</td>
-                <td class="num nowrap" safe>{yuan(o.amount)}</td>
-                <td class="num nowrap" safe>{yuan(o.tradeAmount)}</td>
-                <td class="nowrap"><StatusBadge order={o} now={p.now} t={t} /></td>
-                <td class="nowrap"><Time at={o.createdAt} tz={p.tz} /></td>
-                <td class="nowrap"><NotifyCell order={o} n={p.notes.get(o.tradeNo)} t={t} csrf={p.csrf} /></td>
+                <td class="nowrap" data-label={t("orders.col_pay_type")} safe>{payTypeName(t, o.payType)}</td>
+                <td class="num nowrap c-key" data-label={t("orders.col_amount")} data-cell="amount" safe>{yuan(o.amount)}</td>
+                <td class="num nowrap c-key" data-label={t("orders.col_trade_amount")} safe>{yuan(o.tradeAmount)}</td>
+                <td class="nowrap c-badge"><StatusBadge order={o} now={p.now} t={t} /></td>
+                <td class="nowrap" data-label={t("orders.col_created")}><Time at={o.createdAt} tz={p.tz} /></td>
+                <td class="nowrap" data-label={t("olist.col_notify")}><NotifyCell order={o} n={p.notes.get(o.tradeNo)} t={t} csrf={p.csrf} /></td>
               </tr>
             ))
           )}

@@ -33,19 +33,19 @@ async function listPage(ctx: AdminContext): Promise<Response> {
           {STATUSES.map((s) => <a class={status === s ? "btn btn-small btn-primary" : "btn btn-small"} href={`/admin/notifications?status=${s}`} safe>{t(`outbox.status_${s}` as TextKey)}</a>)}
           <span class="small faint" safe>{t("outbox.shown", { n: LIMIT })}</span>
         </p>
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="outbox-table">
             <thead><tr><th safe>{t("outbox.col_order")}</th><th safe>{t("outbox.col_status")}</th><th class="num" safe>{t("outbox.col_attempts")}</th><th safe>{t("outbox.col_next")}</th><th safe>{t("outbox.col_created")}</th><th safe>{t("outbox.col_url")}</th><th></th></tr></thead>
             <tbody>
               {rows.length === 0 ? <tr><td colspan="7" class="empty" safe>{t("outbox.none")}</td></tr> : rows.map((n) => (
                 <tr data-trade-no={attr(n.tradeNo)}>
-                  <td class="mono nowrap"><a href={`/admin/orders/${encodeURIComponent(n.tradeNo)}`} safe>{n.tradeNo}</a></td>
-                  <td><span class={`tag ${TAG[n.status] ?? ""}`} safe>{t(`outbox.status_${n.status}` as TextKey)}</span></td>
-                  <td class="num" safe>{String(n.attempts)}</td>
-                  <td class="nowrap">{n.status === "pending" ? <TimeMs ms={n.nextAttemptAt} tz={ctx.tz} /> : <span class="faint">—</span>}</td>
-                  <td class="nowrap"><TimeMs ms={n.createdAt} tz={ctx.tz} /></td>
-                  <td class="wrap small mono" safe>{`${n.method} ${n.url}`}</td>
-                  <td>
+                  <td class="mono nowrap c-title"><a href={`/admin/orders/${encodeURIComponent(n.tradeNo)}`} safe>{n.tradeNo}</a></td>
+                  <td class="c-badge"><span class={`tag ${TAG[n.status] ?? ""}`} safe>{t(`outbox.status_${n.status}` as TextKey)}</span></td>
+                  <td class="num" data-label={t("outbox.col_attempts")} safe>{String(n.attempts)}</td>
+                  <td class="nowrap" data-label={t("outbox.col_next")}>{n.status === "pending" ? <TimeMs ms={n.nextAttemptAt} tz={ctx.tz} /> : <span class="faint">—</span>}</td>
+                  <td class="nowrap" data-label={t("outbox.col_created")}><TimeMs ms={n.createdAt} tz={ctx.tz} /></td>
+                  <td class="wrap small mono c-full" data-label={t("outbox.col_url")} safe>{`${n.method} ${n.url}`}</td>
+                  <td class="c-actions">
                     <form method="post" action={`/admin/notifications/${encodeURIComponent(n.tradeNo)}/resend${back}`}>
                       <CsrfInput csrf={ctx.csrf} />
                       <button class="btn btn-small" type="submit" safe>{t("outbox.resend")}</button>

@@ -56,7 +56,7 @@ function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; 
 function ReportsTable(p: { rows: StoredReport[]; merchants: Map<number, Merchant>; t: Translate; tz: string; empty: string }) {
   const { t } = p;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap cards">
       <table class="table" id="reports-table">
         <thead>
           <tr>
@@ -79,17 +79,17 @@ function ReportsTable(p: { rows: StoredReport[]; merchants: Map<number, Merchant
           ) : (
             p.rows.map((r) => (
               <tr data-report={String(r.id)}>
-                <td class="num"><a href={`/admin/reports/${r.id}`} safe>{`#${r.id}`}</a></td>
-                <td class="nowrap"><Time at={r.createdAt} tz={p.tz} /></td>
-                <td class="nowrap" safe>{kindName(t, r.kind)}</td>
-                <td class="nowrap">
+                <td class="num c-title"><a href={`/admin/reports/${r.id}`} safe>{`#${r.id}`}</a></td>
+                <td class="nowrap c-key" data-label={t("reports.col_time")}><Time at={r.createdAt} tz={p.tz} /></td>
+                <td class="nowrap" data-label={t("reports.col_kind")} safe>{kindName(t, r.kind)}</td>
+                <td class="nowrap" data-label={t("reports.col_merchant")}>
                   {r.pid === null ? <span class="faint">—</span> : <span safe>{`${r.pid} ${p.merchants.get(r.pid)?.name ?? ""}`}</span>}
                 </td>
-                <td class="wrap" safe>{r.client || "—"}</td>
-                <td class="num nowrap" safe>{yuan(r.amount)}</td>
-                <td class="nowrap"><OutcomeBadge outcome={r.outcome} t={t} /></td>
-                <td class="nowrap mono">{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} safe>{r.tradeNo}</a> : <span class="faint">—</span>}</td>
-                <td class="wrap" title={attr(r.reason)} safe>{short(reasonText(r.reason, t))}</td>
+                <td class="wrap" data-label={t("reports.col_client")} safe>{r.client || "—"}</td>
+                <td class="num nowrap c-key" data-label={t("reports.col_amount")} data-cell="amount" safe>{yuan(r.amount)}</td>
+                <td class="nowrap c-badge"><OutcomeBadge outcome={r.outcome} t={t} /></td>
+                <td class="nowrap mono" data-label={t("reports.col_order")}>{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} safe>{r.tradeNo}</a> : <span class="faint">—</span>}</td>
+                <td class="wrap c-full" data-label={t("reports.col_reason")} title={attr(r.reason)} safe>{short(reasonText(r.reason, t))}</td>
               </tr>
             ))
           )}

@@ -24,17 +24,17 @@ function TestResult(p: { ctx: AdminContext; result: RuleTest }) {
       {result.samples.length ? <Notice kind="warn" text={t("rules.samples", { names: result.samples.map((s) => s.name).join("; ") })} /> : ""}
       <p class="muted" safe>{t("rules.matches", { n: result.matches.length })}</p>
       {result.matches.length ? (
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="rules-matches">
             <thead><tr><th safe>{t("rules.col_seen")}</th><th safe>{t("rules.col_titles")}</th><th safe>{t("rules.col_text")}</th><th class="num" safe>{t("rules.col_amount")}</th><th class="num" safe>{t("rules.col_count")}</th></tr></thead>
             <tbody>
               {result.matches.map((m) => (
                 <tr>
-                  <td class="nowrap"><Time at={m.message.lastSeen} tz={ctx.tz} /></td>
-                  <td safe>{m.message.title}</td>
-                  <td class="wrap" safe>{m.message.text}</td>
-                  <td class="num" safe>{m.amount === null ? t("rules.not_amount") : formatYuan(m.amount)}</td>
-                  <td class="num" safe>{String(m.message.count)}</td>
+                  <td class="nowrap c-title"><Time at={m.message.lastSeen} tz={ctx.tz} /></td>
+                  <td data-label={t("rules.col_titles")} safe>{m.message.title}</td>
+                  <td class="wrap c-full" data-label={t("rules.col_text")} safe>{m.message.text}</td>
+                  <td class="num c-key" data-label={t("rules.col_amount")} safe>{m.amount === null ? t("rules.not_amount") : formatYuan(m.amount)}</td>
+                  <td class="num c-key" data-label={t("rules.col_count")} safe>{String(m.message.count)}</td>
                 </tr>
               ))}
             </tbody>
@@ -60,7 +60,7 @@ async function listPage(ctx: AdminContext, o: { form?: URLSearchParams; result?:
       <section>
         <PageHead title={t("rules.title")} lead={t("rules.intro")} />
         {done === "added" || done === "removed" ? <Notice kind="ok" id="rules-notice" text={t(done === "added" ? "rules.added" : "rules.removed", { name })} /> : ""}
-        <div class="table-wrap">
+        <div class="table-wrap cards">
           <table class="table" id="rules-table">
             <thead><tr><th safe>{t("rules.col_name")}</th><th safe>{t("rules.col_package")}</th><th safe>{t("rules.col_pay_type")}</th><th safe>{t("rules.col_titles")}</th><th safe>{t("rules.col_text")}</th><th safe>{t("rules.col_status")}</th><th></th></tr></thead>
             <tbody>
@@ -68,13 +68,13 @@ async function listPage(ctx: AdminContext, o: { form?: URLSearchParams; result?:
                 const off = ruleStatus(r);
                 return (
                   <tr data-rule={attr(r.name)}>
-                    <td class="mono" safe>{r.name}</td>
-                    <td class="mono small" safe>{r.pkg}</td>
-                    <td class="nowrap" safe>{payTypeLabel(t, r.payType)}</td>
-                    <td class="wrap" safe>{r.titles.join(" | ")}</td>
-                    <td class="wrap mono small" safe>{r.text}</td>
-                    <td>{off ? <span class="tag tag-warn" safe>{t("rules.off", { why: off })}</span> : <span class="tag tag-ok" safe>{t("rules.on")}</span>}</td>
-                    <td>
+                    <td class="mono c-title" safe>{r.name}</td>
+                    <td class="mono small" data-label={t("rules.col_package")} safe>{r.pkg}</td>
+                    <td class="nowrap" data-label={t("rules.col_pay_type")} safe>{payTypeLabel(t, r.payType)}</td>
+                    <td class="wrap c-full" data-label={t("rules.col_titles")} safe>{r.titles.join(" | ")}</td>
+                    <td class="wrap mono small c-full" data-label={t("rules.col_text")} safe>{r.text}</td>
+                    <td class="c-badge">{off ? <span class="tag tag-warn" safe>{t("rules.off", { why: off })}</span> : <span class="tag tag-ok" safe>{t("rules.on")}</span>}</td>
+                    <td class="c-actions">
                       <form method="post" action={`/admin/rules/${encodeURIComponent(r.name)}/remove`} data-confirm={t("rules.remove_confirm")}>
                         <CsrfInput csrf={ctx.csrf} />
                         <button class="btn btn-small btn-danger" type="submit" safe>{t("rules.remove")}</button>

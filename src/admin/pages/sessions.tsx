@@ -24,7 +24,7 @@ async function SessionsCard(p: { ctx: AdminContext; notice?: string }) {
   return (
     <div class="card" id="sessions">
       {p.notice ? <Notice kind="ok" text={p.notice} /> : ""}
-      <div class="table-wrap">
+      <div class="table-wrap cards">
         <table class="table" id="sessions-table">
           <thead>
             <tr>
@@ -38,11 +38,11 @@ async function SessionsCard(p: { ctx: AdminContext; notice?: string }) {
           <tbody>
             {sessions.map((s) => (
               <tr data-session={String(s.id)}>
-                <td class="nowrap"><Time at={s.createdAt} tz={ctx.tz} /></td>
-                <td class="nowrap"><Time at={s.lastUsedAt} tz={ctx.tz} /></td>
-                <td class="nowrap mono" safe>{s.lastIp && s.lastIp !== s.ip ? `${s.ip || "—"} / ${s.lastIp}` : s.ip || "—"}</td>
-                <td class="wrap" title={attr(s.userAgent)} safe>{userAgentShort(s.userAgent) || "—"}</td>
-                <td class="nowrap">
+                <td class="nowrap" data-label={t("sessions.col_created")}><Time at={s.createdAt} tz={ctx.tz} /></td>
+                <td class="nowrap" data-label={t("sessions.col_used")}><Time at={s.lastUsedAt} tz={ctx.tz} /></td>
+                <td class="nowrap mono" data-label={t("sessions.col_ip")} safe>{s.lastIp && s.lastIp !== s.ip ? `${s.ip || "—"} / ${s.lastIp}` : s.ip || "—"}</td>
+                <td class="wrap c-title" title={attr(s.userAgent)} safe>{userAgentShort(s.userAgent) || "—"}</td>
+                <td class="nowrap c-badge">
                   {s.id === ctx.session.id ? (
                     <span class="tag tag-accent" safe>{t("sessions.current")}</span>
                   ) : (
