@@ -175,6 +175,7 @@ describe("lists as cards at 390 px, tables at 1440 px", () => {
     const { page, problems } = await openPage(darkPhone);
     await page.goto(`${base}/admin/orders`);
     expect(await overflow(page)).toBe(0);
+    await page.locator("#orders-table").scrollIntoViewIfNeeded();
     await shot(page, "dark-orders", false);
     await page.goto(`${base}/admin/orders/${refused}`);
     await page.locator('li[data-kind="notify_failures"]').scrollIntoViewIfNeeded();

@@ -118,7 +118,7 @@ function AccountsTable(p: { ctx: AdminContext; rows: AccountToday[]; watch: Watc
               const near = row.dayUsed !== null && row.dayUsed >= NEAR_LIMIT;
               return (
                 <tr data-account={String(a.id)} class={!a.enabled ? "row-off" : near ? "row-warn" : undefined}>
-                  <td class="num mono c-lead" safe>{String(a.id)}</td>
+                  <td class="num mono c-hide" safe>{String(a.id)}</td>
                   <td class="wrap c-title">
                     <a href={`/admin/accounts/${a.id}`} safe>{a.name}</a>
                     <div class="small faint mono" safe>{a.code}</div>
