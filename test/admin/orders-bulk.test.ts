@@ -46,7 +46,7 @@ describe("filters and totals", () => {
   });
 
   test("bad values: 422 with the message under the field", async () => {
-    for (const [q, message] of [["ip=a b", "请输入 IP 地址"], ["amount_min=abc", "金额以元为单位"], ["amount_min=10&amount_max=5", "最大金额不能小于最小金额。"], ["paid_from=yesterday", "日期格式应为"]]) {
+    for (const [q, message] of [["ip=a b", "请输入 IP 地址"], ["amount_min=abc", "金额以元为单位"], ["amount_min=10&amount_max=5", "最大金额不能小于最小金额。"], ["paid_from=yesterday", "请选择一个日期"]]) {
       const res = await h.get(`/admin/orders?${q}`);
       expect({ q, status: res.status }).toEqual({ q, status: 422 });
       expect(await res.text()).toContain(message!);

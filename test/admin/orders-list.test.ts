@@ -117,8 +117,8 @@ describe("bad filters: 422, the message under the field, no rows", () => {
     ["pay_type=Ali%20Pay", "pay_type", "支付方式应为 alipay、wxpay、qqpay 之类的名称。"],
     ["account=x", "account", "收款账户编号应为数字。"],
     ["account=999", "account", "没有这个收款账户。"],
-    ["from=2026-02-30", "from", "日期格式应为 2026-11-23 或 2026-11-23 14:30。"],
-    ["from=2026-11-23&to=2026-11-01", "to", "结束日期应晚于开始日期。"],
+    ["from=2026-02-30", "from", "请选择一个日期（或日期和时间）。"],
+    ["from=2026-11-23&to=2026-11-01", "to", "结束日期不能早于开始日期。"],
     ["q=%E8%AE%A2%E5%8D%95", "q", "请输入平台订单号、金额（如 9.98）或商户订单号（不超过 64 个字符，不含空格和中文）。"],
   ];
   for (const [query, field, message] of cases) {

@@ -17,6 +17,7 @@ import { testpayEn } from "./testpay.en.ts";
 import { alertsEn } from "./alerts.en.ts";
 import { rulesEn } from "./rules.en.ts";
 import { outboxEn } from "./outbox.en.ts";
+import { filtersEn } from "./filters.en.ts";
 import { operatorsEn } from "./operators.en.ts";
 import { backupsEn } from "./backups.en.ts";
 
@@ -155,6 +156,7 @@ export const en: Record<TextKey, string> = {
   ...alertsEn,
   ...rulesEn,
   ...outboxEn,
+  ...filtersEn,
   ...operatorsEn,
   ...backupsEn,
 };

@@ -18,6 +18,7 @@ import { testpayZh } from "./testpay.zh.ts";
 import { alertsZh } from "./alerts.zh.ts";
 import { rulesZh } from "./rules.zh.ts";
 import { outboxZh } from "./outbox.zh.ts";
+import { filtersZh } from "./filters.zh.ts";
 import { operatorsZh } from "./operators.zh.ts";
 import { backupsZh } from "./backups.zh.ts";
 
@@ -156,6 +157,7 @@ export const zh = {
   ...alertsZh,
   ...rulesZh,
   ...outboxZh,
+  ...filtersZh,
   ...operatorsZh,
   ...backupsZh,
 } as const;

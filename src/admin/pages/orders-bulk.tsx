@@ -16,7 +16,8 @@ import { seeOther } from "../http.ts";
 import type { TextKey, Translate } from "../i18n/index.ts";
 import { errorAnswer, fragment } from "../render.tsx";
 import { TRADE_NO_PARAM, yuan } from "./order-bits.tsx";
-import { listFilter, listOrders } from "./orders-list.tsx";
+import { listFilter } from "./orders-filter.tsx";
+import { listOrders } from "./orders-list.tsx";
 
 export interface BulkState {
   reason?: string;

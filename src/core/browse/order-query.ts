@@ -6,7 +6,7 @@ import { parseYuan } from "../money.ts";
 import { PAY_TYPE_PATTERN } from "../order-input.ts";
 import { parseStatusWord, STATUS_WORDS } from "../order-state.ts";
 import type { Order } from "../types.ts";
-import { parseLocalTime } from "./local-time.ts";
+import { parseDateRange } from "./date-range.ts";
 import type { OrderCursor, OrderQuery } from "./store.ts";
 
 export const ORDER_FILTER_FIELDS = ["status", "pid", "pay_type", "account", "from", "to", "q", "ip", "amount_min", "amount_max", "paid_from", "paid_to", "after"] as const;
@@ -23,6 +23,7 @@ export type OrderFilterCode =
   | "unknown_account"
   | "bad_date"
   | "range_reversed"
+  | "bad_range"
   | "bad_search"
   | "bad_ip"
   | "bad_amount"
@@ -110,15 +111,10 @@ export function parseOrderFilter(input: OrderFilterInput, zone: string, known: K
     else if (known.accountIds && !known.accountIds.includes(id)) problems.account = problem("unknown_account", `no account ${id}`);
     else filter.accountId = id;
   }
-  for (const f of ["from", "to"] as const) {
-    if (values[f] === undefined) continue;
-    const t = parseLocalTime(values[f]!, zone, { endOfDay: f === "to" });
-    if (t === null) problems[f] = problem("bad_date", `must be a date (2026-11-23) or a date and time (2026-11-23 14:30) in ${zone}`);
-    else filter[f] = t;
-  }
-  if (filter.from !== undefined && filter.to !== undefined && filter.to <= filter.from) {
-    problems.to = problem("range_reversed", "must be after the start of the range");
-  }
+  const created = parseDateRange(values.from, values.to, zone);
+  Object.assign(problems, created.problems);
+  if (created.from !== undefined) filter.from = created.from;
+  if (created.to !== undefined) filter.to = created.to;
   if (values.q !== undefined) {
     const search = classifySearch(values.q);
     if (!search) problems.q = problem("bad_search", `must be a trade_no, an amount such as 9.98, or an out_trade_no (1-${SEARCH_MAX} printable ASCII characters)`);
@@ -138,15 +134,11 @@ export function parseOrderFilter(input: OrderFilterInput, zone: string, known: K
   if (filter.amountMin !== undefined && filter.amountMax !== undefined && filter.amountMax < filter.amountMin) {
     problems.amount_max = problem("amount_reversed", "must not be below the smallest amount");
   }
-  for (const [f, key] of [["paid_from", "paidFrom"], ["paid_to", "paidTo"]] as const) {
-    if (values[f] === undefined) continue;
-    const t = parseLocalTime(values[f]!, zone, { endOfDay: f === "paid_to" });
-    if (t === null) problems[f] = problem("bad_date", `must be a date (2026-11-23) or a date and time (2026-11-23 14:30) in ${zone}`);
-    else filter[key] = t;
-  }
-  if (filter.paidFrom !== undefined && filter.paidTo !== undefined && filter.paidTo <= filter.paidFrom) {
-    problems.paid_to = problem("range_reversed", "must be after the start of the range");
-  }
+  const paid = parseDateRange(values.paid_from, values.paid_to, zone);
+  if (paid.problems.from) problems.paid_from = paid.problems.from;
+  if (paid.problems.to) problems.paid_to = paid.problems.to;
+  if (paid.from !== undefined) filter.paidFrom = paid.from;
+  if (paid.to !== undefined) filter.paidTo = paid.to;
   if (values.after !== undefined) {
     const c = parseCursor(values.after);
     if (!c) problems.after = problem("bad_cursor", "is not a page position this list wrote");
