@@ -5,15 +5,15 @@
 import type { Command } from "commander";
 import pc from "picocolors";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
+import { OUTBOX_FILTER_FIELDS, OUTBOX_STATUSES, parseOutboxFilter } from "../core/browse/outbox-query.ts";
 import { deliverDue } from "../core/notify/deliver.ts";
 import { deliveryState, resendFailingAs } from "../core/notify/health.ts";
 import { replayNotificationAs } from "../core/order-actions.ts";
 import type { MerchantDelivery, Notification } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTimeMs } from "./time.ts";
+import { showTimeMs, shownTimeZone } from "./time.ts";
 
-const STATUSES = ["pending", "delivered", "failed"];
 const ms = showTimeMs;
 
 export function notificationView(n: Notification) {
@@ -38,14 +38,21 @@ export function register(program: Command, cli: Cli): void {
 
   notify
     .command("list")
-    .description("list notifications, newest first")
-    .addHelpText("after", examples("xpay notify list", "xpay notify list --status failed --limit 20 --json"))
-    .option("--status <status>", STATUSES.join(" / "))
+    .description("list notifications, newest first (the console's outbox page)")
+    .addHelpText("after", examples("xpay notify list", "xpay notify list --status failed --limit 20 --json", "xpay notify list --pid 1001 --from 2026-11-20 --to 2026-11-23"))
+    .option("--status <status>", OUTBOX_STATUSES.join(" / "))
+    .option("--pid <pid>", "only this merchant's orders")
+    .option("--from <date>", "created on or after: 2026-11-23 or \"2026-11-23 14:30\" (in the timezone setting)")
+    .option("--to <date>", "created up to the end of this day (or before this time)")
     .option("--limit <n>", "at most n notifications", "50")
     .option("--json", "print JSON")
-    .action(async (o: { status?: string; limit: string; json?: boolean }) => {
-      if (o.status !== undefined && !STATUSES.includes(o.status)) throw new CliError(`--status must be one of: ${STATUSES.join(", ")}`);
-      const rows = (await cli.open().store.listNotifications({ status: o.status, limit: intArg("--limit", o.limit, { min: 1 }) })).map(notificationView);
+    .action(async (o: { status?: string; pid?: string; from?: string; to?: string; limit: string; json?: boolean }) => {
+      const parsed = parseOutboxFilter({ status: o.status, pid: o.pid, from: o.from, to: o.to }, shownTimeZone());
+      for (const f of OUTBOX_FILTER_FIELDS) {
+        if (parsed.problems[f]) throw new CliError(`--${f} ${parsed.problems[f]!.message}`);
+        if (o[f]?.trim() === "") throw new CliError(`--${f} must not be empty`);
+      }
+      const rows = (await cli.open().store.listNotifications({ ...parsed.filter, limit: intArg("--limit", o.limit, { min: 1 }) })).map(notificationView);
       if (o.json) return printJson(rows);
       printTable(rows, ["trade_no", "family", "method", "status", "attempts", "next_attempt_at", "url"]);
     });

@@ -11,7 +11,7 @@ import { assignReportAs } from "../core/order-actions.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTime } from "./time.ts";
+import { showTime, shownTimeZone } from "./time.ts";
 
 /** --json: the amount in integer cents (null when the report named none), named so. */
 export function reportView(r: StoredReport) {
@@ -34,12 +34,14 @@ export function register(program: Command, cli: Cli): void {
     .option("--outcome <outcome>", REPORT_OUTCOMES.join(" / "))
     .option("--kind <kind>", REPORT_KINDS.join(" / "))
     .option("--money <yes|no>", "yes: only reports with an amount (money); no: only messages that were no payment")
+    .option("--from <date>", "received on or after: 2026-11-23 or \"2026-11-23 14:30\" (in the timezone setting)")
+    .option("--to <date>", "received up to the end of this day (or before this time)")
     .option("--limit <n>", "at most n reports", "50")
     .option("--json", "print JSON (with the raw report)")
-    .action(async (o: { pid?: string; outcome?: string; kind?: string; money?: string; limit: string; json?: boolean }) => {
+    .action(async (o: { pid?: string; outcome?: string; kind?: string; money?: string; from?: string; to?: string; limit: string; json?: boolean }) => {
       // The console's filter (core/browse/report-query.ts); an option typed empty is a mistake, not "any".
-      const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid, money: o.money };
-      const parsed = parseReportFilter(typed);
+      const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid, money: o.money, from: o.from, to: o.to };
+      const parsed = parseReportFilter(typed, shownTimeZone());
       for (const [field, value] of Object.entries(typed)) {
         const bad = parsed.problems[field as keyof typeof typed];
         if (bad || value?.trim() === "") throw new CliError(`--${field} ${bad?.message ?? "must not be empty"}`);

@@ -59,6 +59,15 @@ export type PayResult =
   | { kind: "not_payable"; order: Order; reason: string }
   | { kind: "not_found" };
 
+/** The outbox's filter: status, the order's merchant, created at or after `fromMs` and before `toMs`. */
+export interface NotificationFilter {
+  status?: string;
+  pid?: number;
+  fromMs?: number;
+  toMs?: number;
+  limit?: number;
+}
+
 export interface Notification {
   id: number;
   tradeNo: string;
@@ -393,7 +402,8 @@ export interface Store {
   recordNotificationAttempt(id: number, outcome: AttemptOutcome): Promise<void>;
   requeueNotification(tradeNo: string, nowMs: number): Promise<boolean>;
   getNotification(tradeNo: string): Promise<(Notification & { attempts_log: NotificationAttempt[] }) | null>;
-  listNotifications(filter: { status?: string; limit?: number }): Promise<Notification[]>;
+  /** Newest first, under the outbox page's filter (`xpay notify list`'s too). */
+  listNotifications(filter: NotificationFilter): Promise<Notification[]>;
   nextNotificationDue(): Promise<number | null>;
   /** Every merchant's delivery (a row for each merchant, zeros when it has none), by pid. */
   deliveryHealth(pid?: number): Promise<MerchantDelivery[]>;

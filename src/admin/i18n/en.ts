@@ -95,6 +95,7 @@ export const en: Record<TextKey, string> = {
   "audit.filter_action": "Action",
   "audit.filter_apply": "Filter",
   "audit.filter_clear": "Clear",
+  "audit.fix_filter": "The filter has a mistake; see the messages below the fields.",
   "audit.col_time": "Time",
   "audit.col_actor": "Actor",
   "audit.col_action": "Action",

@@ -19,4 +19,11 @@ export const outboxEn: Record<keyof typeof outboxZh, string> = {
   "outbox.resent": "The notification of order {trade_no} is queued again.",
   "outbox.not_found": "This order has no notification (an order without notify_url has none).",
   "outbox.shown": "The last {n} shown",
+  "outbox.f_pid": "Merchant",
+  "outbox.f_from": "Created from",
+  "outbox.f_apply": "Filter",
+  "outbox.f_clear": "Clear",
+  "outbox.fix_filter": "The filter has a mistake; see the messages below the fields.",
+  "outbox.e_status": "Choose a status from the list.",
+  "outbox.e_pid": "No such merchant.",
 };

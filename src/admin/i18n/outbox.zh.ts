@@ -18,4 +18,11 @@ export const outboxZh = {
   "outbox.resent": "订单 {trade_no} 的通知已重新排队。",
   "outbox.not_found": "这个订单没有异步通知（没有 notify_url 的订单没有）。",
   "outbox.shown": "显示最近 {n} 条",
+  "outbox.f_pid": "商户",
+  "outbox.f_from": "创建日期从",
+  "outbox.f_apply": "筛选",
+  "outbox.f_clear": "清除",
+  "outbox.fix_filter": "筛选条件有误，请按提示修改。",
+  "outbox.e_status": "请选择列表中的状态。",
+  "outbox.e_pid": "没有这个商户。",
 } as const;

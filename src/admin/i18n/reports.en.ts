@@ -8,6 +8,7 @@ export const reportsEn: Record<keyof typeof reportsZh, string> = {
   "reports.f_kind": "Kind",
   "reports.f_pid": "Merchant",
   "reports.f_money": "Amount",
+  "reports.f_from": "Received from",
   "reports.money_yes": "With an amount (money)",
   "reports.money_no": "No amount (not a payment)",
   "reports.f_any": "Any",

@@ -7,6 +7,7 @@ export const reportsZh = {
   "reports.f_kind": "类型",
   "reports.f_pid": "商户",
   "reports.f_money": "金额",
+  "reports.f_from": "接收日期从",
   "reports.money_yes": "有金额（收款）",
   "reports.money_no": "无金额（不是付款）",
   "reports.f_any": "全部",

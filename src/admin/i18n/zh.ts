@@ -96,6 +96,7 @@ export const zh = {
   "audit.filter_action": "操作",
   "audit.filter_apply": "筛选",
   "audit.filter_clear": "清除",
+  "audit.fix_filter": "筛选条件有误，请按提示修改。",
   "audit.col_time": "时间",
   "audit.col_actor": "操作人",
   "audit.col_action": "操作",

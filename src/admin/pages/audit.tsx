@@ -1,11 +1,14 @@
 /** @jsxImportSource @kitajs/html */
-// GET /admin/audit: the audit log, newest first, filtered by actor and action, paged by id (the
-// same listAudit as `xpay audit list`). Filters are a GET form, so a filtered page is a link.
+// GET /admin/audit: the audit log, newest first, filtered by actor, action and dates (pickers and
+// quick ranges in the operator's zone, date-filter.tsx), paged by id (the same listAudit as `xpay
+// audit list`). Filters are a GET form, so a filtered page is a link; a bad date is a 422.
 import { actionLabel } from "../audit-labels.ts";
 import { listAudit } from "../../core/admin/audit.ts";
+import { parseDateRange } from "../../core/browse/date-range.ts";
 import type { AuditEntry } from "../../core/admin/store.ts";
-import { attr, PageHead, Pager, Time } from "../components.tsx";
+import { attr, Notice, PageHead, Pager, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
+import { DATE_PROBLEM_TEXT, DateField, QuickRanges, rangedQuery } from "../date-filter.tsx";
 import { page } from "../render.tsx";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -20,10 +23,22 @@ function Change(p: { entry: AuditEntry; t: AdminContext["t"] }) {
   return parts.length ? <div class="change">{parts}</div> : <span class="faint">—</span>;
 }
 
-function link(filter: { actor?: string; action?: string }, bound: { before?: number; after?: number }): string {
-  const q = new URLSearchParams();
-  if (filter.actor) q.set("user", filter.actor);
-  if (filter.action) q.set("action", filter.action);
+interface Shown {
+  actor?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}
+
+/** The filter's values as query pairs, without the page position. */
+function pairs(f: Shown): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [k, v] of [["user", f.actor], ["action", f.action], ["from", f.from], ["to", f.to]] as const) if (v) out.push([k, v]);
+  return out;
+}
+
+function link(filter: Shown, bound: { before?: number; after?: number }): string {
+  const q = new URLSearchParams(pairs(filter));
   if (bound.before !== undefined) q.set("before", String(bound.before));
   if (bound.after !== undefined) q.set("after", String(bound.after));
   const s = q.toString();
@@ -31,10 +46,17 @@ function link(filter: { actor?: string; action?: string }, bound: { before?: num
 }
 
 async function auditLog(ctx: AdminContext): Promise<Response> {
-  const filter = { actor: textParam(ctx.query.get("user")), action: textParam(ctx.query.get("action")) };
-  const before = idParam(ctx.query.get("before"));
-  const after = before === undefined ? idParam(ctx.query.get("after")) : undefined;
-  const rows = await listAudit(ctx.gw, { ...filter, beforeId: before, afterId: after, limit: AUDIT_PAGE_SIZE + 1 });
+  const t = ctx.t;
+  const { query, rangeError } = rangedQuery(ctx);
+  const shownFilter: Shown = { actor: textParam(query.get("user")), action: textParam(query.get("action")), from: textParam(query.get("from")), to: textParam(query.get("to")) };
+  const range = parseDateRange(shownFilter.from, shownFilter.to, ctx.tz);
+  const errors: { from?: string; to?: string } = Object.fromEntries(Object.entries(range.problems).map(([f, x]) => [f, t(DATE_PROBLEM_TEXT[x!.code])]));
+  if (rangeError) errors.from = rangeError;
+  const bad = Object.keys(errors).length > 0;
+  const filter = { actor: shownFilter.actor, action: shownFilter.action, from: range.from, to: range.to };
+  const before = idParam(query.get("before"));
+  const after = before === undefined ? idParam(query.get("after")) : undefined;
+  const rows = bad ? [] : await listAudit(ctx.gw, { ...filter, beforeId: before, afterId: after, limit: AUDIT_PAGE_SIZE + 1 });
   // One row more than a page says whether there is another page in the direction we came.
   const more = rows.length > AUDIT_PAGE_SIZE;
   const shown = after !== undefined ? rows.slice(rows.length - Math.min(rows.length, AUDIT_PAGE_SIZE)) : rows.slice(0, AUDIT_PAGE_SIZE);
@@ -42,9 +64,9 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
   const oldest = shown.at(-1);
   const hasNewer = after !== undefined ? more : before !== undefined && newest !== undefined && (await listAudit(ctx.gw, { ...filter, afterId: newest.id, limit: 1 })).length > 0;
   const hasOlder = after !== undefined ? oldest !== undefined && (await listAudit(ctx.gw, { ...filter, beforeId: oldest.id, limit: 1 })).length > 0 : more;
-  const t = ctx.t;
   return page(ctx, {
     title: t("audit.title"),
+    status: bad ? 422 : 200,
     children: (
       <section>
         <PageHead title={t("audit.title")} lead={t("audit.intro")} />
@@ -57,11 +79,16 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
             <label for="f-action" safe>{t("audit.filter_action")}</label>
             <input id="f-action" name="action" type="search" value={attr(filter.action ?? "")} maxlength={64} placeholder="session.login" />
           </div>
+          <DateField name="from" label={t("filters.from")} value={shownFilter.from} error={errors.from} />
+          <DateField name="to" label={t("filters.to")} value={shownFilter.to} error={errors.to} />
+          <QuickRanges path="/admin/audit" keep={pairs({ actor: shownFilter.actor, action: shownFilter.action })} from={shownFilter.from} to={shownFilter.to} now={ctx.gw.clock.now()} tz={ctx.tz} t={t} id="audit-ranges" />
           <div class="actions">
             <button class="btn btn-primary" type="submit" safe>{t("audit.filter_apply")}</button>
             <a class="btn" href="/admin/audit" safe>{t("audit.filter_clear")}</a>
           </div>
         </form>
+        <p class="small faint" safe>{t("filters.zone", { zone: ctx.tz })}</p>
+        {bad ? <Notice kind="error" text={t("audit.fix_filter")} id="filter-error" /> : ""}
         <div class="table-wrap cards">
           <table class="table" id="audit-table">
             <thead>
@@ -97,8 +124,8 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
           </table>
         </div>
         <Pager
-          newer={hasNewer && newest ? link(filter, { after: newest.id }) : null}
-          older={hasOlder && oldest ? link(filter, { before: oldest.id }) : null}
+          newer={hasNewer && newest ? link(shownFilter, { after: newest.id }) : null}
+          older={hasOlder && oldest ? link(shownFilter, { before: oldest.id }) : null}
           newerLabel={t("audit.newer")}
           olderLabel={t("audit.older")}
         />

@@ -1,7 +1,9 @@
 /** @jsxImportSource @kitajs/html */
 // /admin/notifications: the merchant notification outbox on the functions `xpay notify` uses: the
-// list (store.listNotifications, newest first, filtered by status) and resend of one
-// (replayNotificationAs, audited by the core as `notification.replay`), back to the same filter.
+// list (store.listNotifications, newest first, filtered by status, merchant and creation dates:
+// outbox-filter.tsx) and resend of one (replayNotificationAs, audited by the core as
+// `notification.replay`), back to the same filter.
+import { outboxQueryString } from "../../core/browse/outbox-query.ts";
 import { replayNotificationAs } from "../../core/order-actions.ts";
 import { attr, CsrfInput, Notice, PageHead } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
@@ -9,30 +11,29 @@ import type { TextKey } from "../i18n/index.ts";
 import { seeOther } from "../http.ts";
 import { errorAnswer, page } from "../render.tsx";
 import { TimeMs } from "./order-bits.tsx";
+import { OutboxFilterForm, outboxFilter } from "./outbox-filter.tsx";
 
 const LIMIT = 100;
-const STATUSES = ["pending", "failed", "delivered"] as const;
 const TAG: Record<string, string> = { pending: "tag-accent", failed: "tag-danger", delivered: "tag-ok" };
-const statusOf = (v: string | null) => ((STATUSES as readonly string[]).includes(v ?? "") ? (v as string) : "");
 
 async function listPage(ctx: AdminContext): Promise<Response> {
   const t = ctx.t;
-  const status = statusOf(ctx.query.get("status"));
-  const rows = await ctx.gw.store.listNotifications({ status: status || undefined, limit: LIMIT });
+  const { merchants, parsed, errors, bad } = await outboxFilter(ctx);
+  const rows = bad ? [] : await ctx.gw.store.listNotifications({ ...parsed.filter, limit: LIMIT });
   const resent = ctx.query.get("resent") ?? "";
-  const back = status ? `?status=${status}` : "";
+  const qs = outboxQueryString(parsed.values);
+  const back = qs ? `?${qs}` : "";
   return page(ctx, {
     title: t("outbox.title"),
+    status: bad ? 422 : 200,
     styles: ["manage.css"],
     children: (
       <section>
         <PageHead title={t("outbox.title")} lead={t("outbox.intro")} />
         {resent ? <Notice kind="ok" id="outbox-notice" text={t("outbox.resent", { trade_no: resent })} /> : ""}
-        <p class="actions" id="outbox-filter">
-          <a class={status === "" ? "btn btn-small btn-primary" : "btn btn-small"} href="/admin/notifications" safe>{t("outbox.all")}</a>
-          {STATUSES.map((s) => <a class={status === s ? "btn btn-small btn-primary" : "btn btn-small"} href={`/admin/notifications?status=${s}`} safe>{t(`outbox.status_${s}` as TextKey)}</a>)}
-          <span class="small faint" safe>{t("outbox.shown", { n: LIMIT })}</span>
-        </p>
+        <OutboxFilterForm values={parsed.values} errors={errors} merchants={merchants} t={t} tz={ctx.tz} now={ctx.gw.clock.now()} />
+        <p class="small faint" safe>{`${t("filters.zone", { zone: ctx.tz })} ${t("outbox.shown", { n: LIMIT })}`}</p>
+        {bad ? <Notice kind="error" text={t("outbox.fix_filter")} id="filter-error" /> : ""}
         <div class="table-wrap cards">
           <table class="table" id="outbox-table">
             <thead><tr><th safe>{t("outbox.col_order")}</th><th safe>{t("outbox.col_status")}</th><th class="num" safe>{t("outbox.col_attempts")}</th><th safe>{t("outbox.col_next")}</th><th safe>{t("outbox.col_created")}</th><th safe>{t("outbox.col_url")}</th><th></th></tr></thead>
@@ -65,8 +66,10 @@ async function resend(ctx: AdminContext): Promise<Response> {
   const tradeNo = ctx.params.trade_no ?? "";
   const r = await replayNotificationAs(ctx.gw, ctx.actor, tradeNo);
   if (!r.ok) return errorAnswer(ctx, 404, ctx.t("outbox.not_found"));
-  const status = statusOf(ctx.query.get("status"));
-  return seeOther(`/admin/notifications?${status ? `status=${status}&` : ""}resent=${encodeURIComponent(tradeNo)}`);
+  // Back to the list as it was filtered (a filter value the page would refuse is dropped here).
+  const { parsed, bad } = await outboxFilter(ctx);
+  const qs = bad ? "" : outboxQueryString(parsed.values);
+  return seeOther(`/admin/notifications?${qs ? `${qs}&` : ""}resent=${encodeURIComponent(tradeNo)}`);
 }
 
 export const outboxPage: AdminPage = {

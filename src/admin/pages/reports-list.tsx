@@ -1,5 +1,6 @@
 /** @jsxImportSource @kitajs/html */
 // GET /admin/reports: every report newest first, filtered by outcome, kind, money or not and merchant
+// and received dates in the operator's zone (pickers and quick ranges, date-filter.tsx)
 // (core/browse/report-query.ts, the CLI's `report list` too), paged by id: "next page" asks for the
 // ids below the last one shown, "newest" starts again. A bad filter value is a 422 with its message.
 import { reasonText } from "../reason-text.ts";
@@ -9,12 +10,14 @@ import type { Merchant } from "../../core/types.ts";
 import { attr, Notice, PageHead, Pager, Time } from "../components.tsx";
 import type { AdminContext } from "../context.ts";
 import type { TextKey, Translate } from "../i18n/index.ts";
+import { DATE_PROBLEM_TEXT, DateField, QuickRanges, rangedQuery } from "../date-filter.tsx";
 import { page } from "../render.tsx";
 import { kindName, OutcomeBadge, yuan } from "./order-bits.tsx";
 
 export const REPORTS_PAGE_SIZE = 50;
 
 const PROBLEM_TEXT: Record<ReportFilterCode, TextKey> = {
+  ...DATE_PROBLEM_TEXT,
   bad_outcome: "reports.e_outcome", bad_kind: "reports.e_kind", bad_pid: "reports.e_pid", unknown_pid: "reports.e_pid", bad_money: "reports.e_money", bad_before: "reports.e_before",
 };
 
@@ -35,8 +38,9 @@ function Select(p: { name: ReportFilterField; label: string; value?: string; opt
   );
 }
 
-function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; t: Translate }) {
+function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; t: Translate; tz: string; now: number }) {
   const { t, values: v, errors: e } = p;
+  const keep = REPORT_FILTER_FIELDS.filter((f) => f !== "from" && f !== "to" && f !== "before" && v[f] !== undefined).map((f): [string, string] => [f, v[f]!]);
   return (
     <form method="get" action="/admin/reports" class="filters" id="reports-filter">
       <Select name="outcome" label={t("reports.f_outcome")} value={v.outcome} t={t} error={e.outcome}
@@ -45,6 +49,9 @@ function FilterForm(p: { values: Values; errors: Errors; merchants: Merchant[]; 
       <Select name="money" label={t("reports.f_money")} value={v.money} t={t} error={e.money}
         options={[{ value: "yes", label: t("reports.money_yes") }, { value: "no", label: t("reports.money_no") }]} />
       <Select name="pid" label={t("reports.f_pid")} value={v.pid} t={t} error={e.pid} options={p.merchants.map((m) => ({ value: String(m.pid), label: `${m.pid} ${m.name}` }))} />
+      <DateField name="from" label={t("reports.f_from")} value={v.from} error={e.from} />
+      <DateField name="to" label={t("filters.to")} value={v.to} error={e.to} />
+      <QuickRanges path="/admin/reports" keep={keep} from={v.from} to={v.to} now={p.now} tz={p.tz} t={t} id="reports-ranges" />
       <div class="actions">
         <button class="btn btn-primary" type="submit" safe>{t("reports.f_apply")}</button>
         <a class="btn" href="/admin/reports" safe>{t("reports.f_clear")}</a>
@@ -102,8 +109,11 @@ function ReportsTable(p: { rows: StoredReport[]; merchants: Map<number, Merchant
 export async function listReports(ctx: AdminContext): Promise<Response> {
   const { gw, t } = ctx;
   const merchants = await gw.store.listMerchants();
-  const parsed = parseReportFilter(Object.fromEntries(REPORT_FILTER_FIELDS.map((f) => [f, ctx.query.get(f)])), { pids: merchants.map((m) => m.pid) });
+  // A quick range (range=today) arrives resolved into the received-at dates.
+  const { query, rangeError } = rangedQuery(ctx);
+  const parsed = parseReportFilter(Object.fromEntries(REPORT_FILTER_FIELDS.map((f) => [f, query.get(f)])), ctx.tz, { pids: merchants.map((m) => m.pid) });
   const errors: Errors = Object.fromEntries(Object.entries(parsed.problems).map(([f, x]) => [f, t(PROBLEM_TEXT[x!.code])]));
+  if (rangeError) errors.from = rangeError;
   const bad = Object.keys(errors).length > 0;
   const rows = bad ? [] : await gw.store.browse.searchReports({ ...parsed.filter, limit: REPORTS_PAGE_SIZE + 1 });
   const shown = rows.slice(0, REPORTS_PAGE_SIZE);
@@ -120,7 +130,8 @@ export async function listReports(ctx: AdminContext): Promise<Response> {
     children: (
       <section>
         <PageHead title={t("reports.title")} lead={t("reports.intro")} />
-        <FilterForm values={parsed.values} errors={errors} merchants={merchants} t={t} />
+        <FilterForm values={parsed.values} errors={errors} merchants={merchants} t={t} tz={ctx.tz} now={gw.clock.now()} />
+        <p class="filter-note" safe>{t("filters.zone", { zone: ctx.tz })}</p>
         {bad ? <Notice kind="error" text={errors.before ?? t("reports.fix_filter")} id="filter-error" /> : ""}
         <ReportsTable rows={shown} merchants={new Map(merchants.map((m) => [m.pid, m]))} t={t} tz={ctx.tz}
           empty={t(bad || filtered || parsed.filter.beforeId !== undefined ? "reports.none" : "reports.none_at_all")} />

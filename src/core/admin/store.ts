@@ -67,6 +67,9 @@ export interface AuditFilter {
   /** Keyset paging: entries with a smaller id (older), or with a larger id (newer). */
   beforeId?: number;
   afterId?: number;
+  /** Written at or after `from`, before `to` (unix seconds). */
+  from?: number;
+  to?: number;
   limit: number;
 }
 

@@ -1,18 +1,20 @@
 // The operator's report filter as typed (console query string, `xpay report list` options) -> a
 // ReportQuery, one problem per field, like order-query.ts: a bad value is refused, never dropped.
+// Dates are received-at local days (date-range.ts).
 import type { ReportRecord } from "../store.ts";
+import { type DateRangeCode, parseDateRange } from "./date-range.ts";
 import type { ReportQuery } from "./store.ts";
 
 export const REPORT_OUTCOMES: readonly ReportRecord["outcome"][] = ["unmatched", "matched", "duplicate", "rejected", "accepted"];
 /** Payments first (what an operator looks for), then the operator's own entries, then heartbeats. */
 export const REPORT_KINDS: readonly ReportRecord["kind"][] = ["message", "amount", "third-account", "vmq-push", "operator", "heart", "third-heart", "vmq-heart"];
 
-export const REPORT_FILTER_FIELDS = ["outcome", "kind", "pid", "money", "before"] as const;
+export const REPORT_FILTER_FIELDS = ["outcome", "kind", "pid", "money", "from", "to", "before"] as const;
 /** "yes": reports carrying an amount (money); "no": those without (forwarded messages that were no payment). */
 export const REPORT_MONEY = ["yes", "no"] as const;
 export type ReportFilterField = (typeof REPORT_FILTER_FIELDS)[number];
 export type ReportFilterInput = Partial<Record<ReportFilterField, string | null | undefined>>;
-export type ReportFilterCode = "bad_outcome" | "bad_kind" | "bad_pid" | "unknown_pid" | "bad_money" | "bad_before";
+export type ReportFilterCode = "bad_outcome" | "bad_kind" | "bad_pid" | "unknown_pid" | "bad_money" | "bad_before" | DateRangeCode;
 
 export interface ParsedReportFilter {
   filter: Omit<ReportQuery, "limit">;
@@ -20,7 +22,8 @@ export interface ParsedReportFilter {
   problems: Partial<Record<ReportFilterField, { code: ReportFilterCode; message: string }>>;
 }
 
-export function parseReportFilter(input: ReportFilterInput, known: { pids?: readonly number[] } = {}): ParsedReportFilter {
+/** `zone`: the operator's, in which the from/to dates are local days (date-range.ts). */
+export function parseReportFilter(input: ReportFilterInput, zone: string, known: { pids?: readonly number[] } = {}): ParsedReportFilter {
   const values: ParsedReportFilter["values"] = {};
   for (const f of REPORT_FILTER_FIELDS) {
     const v = (input[f] ?? "").trim();
@@ -46,6 +49,10 @@ export function parseReportFilter(input: ReportFilterInput, known: { pids?: read
     if (values.money === "yes" || values.money === "no") filter.money = values.money === "yes";
     else problems.money = { code: "bad_money", message: `must be one of: ${REPORT_MONEY.join(", ")}` };
   }
+  const range = parseDateRange(values.from, values.to, zone);
+  Object.assign(problems, range.problems);
+  if (range.from !== undefined) filter.from = range.from;
+  if (range.to !== undefined) filter.to = range.to;
   if (values.before !== undefined) {
     if (/^\d{1,15}$/.test(values.before)) filter.beforeId = Number(values.before);
     else problems.before = { code: "bad_before", message: "must be a report id" };

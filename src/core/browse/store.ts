@@ -59,6 +59,9 @@ export interface ReportQuery {
   money?: boolean;
   /** Rows with a smaller id (older), for the next page. */
   beforeId?: number;
+  /** Received at or after `from`, before `to` (unix seconds). */
+  from?: number;
+  to?: number;
   limit: number;
 }
 

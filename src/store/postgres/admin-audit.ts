@@ -23,6 +23,8 @@ export async function listAudit(sql: SQL, f: AuditFilter): Promise<AuditEntry[]>
   if (f.target !== undefined) where.push(`target = ${arg(f.target)}::text`);
   if (f.beforeId !== undefined) where.push(`id < ${arg(f.beforeId)}::bigint`);
   if (f.afterId !== undefined) where.push(`id > ${arg(f.afterId)}::bigint`);
+  if (f.from !== undefined) where.push(`at >= ${arg(f.from)}::bigint`);
+  if (f.to !== undefined) where.push(`at < ${arg(f.to)}::bigint`);
   const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
   const limit = arg(Math.max(1, Math.min(1000, Math.trunc(f.limit) || 1)));
   // A page above `afterId` is the `limit` entries just above it, still shown newest first.

@@ -83,6 +83,8 @@ export async function searchReports(sql: SQL, q: ReportQuery): Promise<StoredRep
   if (q.kind !== undefined) where.push(`kind = ${p(q.kind, "text")}`);
   if (q.beforeId !== undefined) where.push(`id < ${p(q.beforeId, "bigint")}`);
   if (q.money !== undefined) where.push(q.money ? "amount IS NOT NULL" : "amount IS NULL");
+  if (q.from !== undefined) where.push(`created_at >= ${p(q.from, "bigint")}`);
+  if (q.to !== undefined) where.push(`created_at < ${p(q.to, "bigint")}`);
   const text = `SELECT * FROM reports ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ${p(q.limit, "bigint")}`;
   return ((await sql.unsafe(text, values)) as Row[]).map(toReport);
 }

@@ -3,7 +3,7 @@
 // two instances never claim one row and never wait on each other's picks. A crashed instance's
 // leases simply run out and the rows are due again for whoever claims next.
 import type { SQL } from "bun";
-import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
+import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { toAttempt, toNotification } from "../sqlite/rows.ts";
 import { noteAttempt } from "./delivery.ts";
 import { unit } from "./tx.ts";
@@ -77,8 +77,13 @@ export async function getNotification(sql: SQL, tradeNo: string): Promise<(Notif
   return { ...n, attempts_log: attempts };
 }
 
-export async function listNotifications(sql: SQL, f: { status?: string; limit?: number }): Promise<Notification[]> {
-  const rows = await sql`SELECT * FROM notifications WHERE (${f.status ?? null}::text IS NULL OR status = ${f.status ?? null}) ORDER BY id DESC LIMIT ${f.limit ?? 100}`;
+export async function listNotifications(sql: SQL, f: NotificationFilter): Promise<Notification[]> {
+  const rows = await sql`
+    SELECT * FROM notifications n WHERE (${f.status ?? null}::text IS NULL OR n.status = ${f.status ?? null}::text)
+      AND (${f.fromMs ?? null}::bigint IS NULL OR n.created_at >= ${f.fromMs ?? null}::bigint)
+      AND (${f.toMs ?? null}::bigint IS NULL OR n.created_at < ${f.toMs ?? null}::bigint)
+      AND (${f.pid ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.trade_no = n.trade_no AND o.pid = ${f.pid ?? null}::bigint))
+    ORDER BY n.id DESC LIMIT ${f.limit ?? 100}`;
   return rows.map(toNotification);
 }
 

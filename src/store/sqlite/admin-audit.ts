@@ -41,6 +41,8 @@ export function listAudit(db: Database, f: AuditFilter): AuditEntry[] {
   if (f.target !== undefined) (where.push("target = $target"), (args.target = f.target));
   if (f.beforeId !== undefined) (where.push("id < $before"), (args.before = f.beforeId));
   if (f.afterId !== undefined) (where.push("id > $after"), (args.after = f.afterId));
+  if (f.from !== undefined) (where.push("at >= $from"), (args.from = f.from));
+  if (f.to !== undefined) (where.push("at < $to"), (args.to = f.to));
   const cond = where.length ? `WHERE ${where.join(" AND ")}` : "";
   // A page above `afterId` is the `limit` entries just above it, still shown newest first.
   const sql = f.afterId !== undefined

@@ -150,9 +150,10 @@ export function searchReports(db: Database, q: ReportQuery): StoredReport[] {
     .query(
       `SELECT * FROM reports WHERE ($outcome IS NULL OR outcome = $outcome) AND ($pid IS NULL OR pid = $pid)
          AND ($kind IS NULL OR kind = $kind) AND ($before IS NULL OR id < $before) AND ($money IS NULL OR (amount IS NOT NULL) = $money)
+         AND ($from IS NULL OR created_at >= $from) AND ($to IS NULL OR created_at < $to)
        ORDER BY id DESC LIMIT $limit`,
     )
-    .all({ outcome: q.outcome ?? null, pid: q.pid ?? null, kind: q.kind ?? null, before: q.beforeId ?? null, money: q.money === undefined ? null : Number(q.money), limit: q.limit }) as Row[];
+    .all({ outcome: q.outcome ?? null, pid: q.pid ?? null, kind: q.kind ?? null, before: q.beforeId ?? null, money: q.money === undefined ? null : Number(q.money), from: q.from ?? null, to: q.to ?? null, limit: q.limit }) as Row[];
   return rows.map(toReport);
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt } from "../../core/store.ts";
+import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
 import { toAttempt, toNotification } from "./rows.ts";
 
@@ -88,10 +88,16 @@ export function getNotification(db: Database, tradeNo: string): (Notification & 
   return { ...n, attempts_log: attempts };
 }
 
-export function listNotifications(db: Database, f: { status?: string; limit?: number }): Notification[] {
+export function listNotifications(db: Database, f: NotificationFilter): Notification[] {
+  // Walks the ids down from the newest; the merchant is the order's (the outbox row has no pid), one
+  // primary-key lookup per row looked at.
   const rows = db
-    .query("SELECT * FROM notifications WHERE ($status IS NULL OR status = $status) ORDER BY id DESC LIMIT $limit")
-    .all({ status: f.status ?? null, limit: f.limit ?? 100 }) as Row[];
+    .query(
+      `SELECT * FROM notifications n WHERE ($status IS NULL OR n.status = $status) AND ($from IS NULL OR n.created_at >= $from)
+         AND ($to IS NULL OR n.created_at < $to) AND ($pid IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.trade_no = n.trade_no AND o.pid = $pid))
+       ORDER BY n.id DESC LIMIT $limit`,
+    )
+    .all({ status: f.status ?? null, pid: f.pid ?? null, from: f.fromMs ?? null, to: f.toMs ?? null, limit: f.limit ?? 100 }) as Row[];
   return rows.map(toNotification);
 }
 
