@@ -10,6 +10,7 @@ import { allocationContract } from "./allocation.contract.ts";
 import { browseContract } from "./browse.contract.ts";
 import { clientsContract } from "./clients.contract.ts";
 import { concurrencyContract } from "./concurrency.contract.ts";
+import { dateFiltersContract } from "./date-filters.contract.ts";
 import { deliveryContract } from "./delivery.contract.ts";
 import { devContract } from "./dev.contract.ts";
 import { devicesContract } from "./devices.contract.ts";
@@ -48,6 +49,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     allocationContract(ctx);
     paymentsContract(ctx);
     outboxContract(ctx);
+    dateFiltersContract(ctx);
     deliveryContract(ctx);
     accountsContract(ctx);
     clientsContract(ctx);
