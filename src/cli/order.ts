@@ -2,13 +2,14 @@ import type { Command } from "commander";
 import pc from "picocolors";
 import { formatYuan, showYuan } from "../core/money.ts";
 import { CLI_ACTOR } from "../core/admin/audit.ts";
-import { type OrderFilterField, parseOrderFilter } from "../core/browse/order-query.ts";
 import { closeOrderAs, confirmByHandAs } from "../core/order-actions.ts";
-import { effectiveStatus, STATUS_NAMES, STATUS_WORDS } from "../core/order-state.ts";
+import { effectiveStatus, STATUS_NAMES } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTime, shownTimeZone } from "./time.ts";
+import { showTime } from "./time.ts";
+import { filterFromOptions, filterOptions } from "./order-filter.ts";
+import { registerClosePending } from "./order-close-pending.ts";
 import { printOrderQr } from "./order-qr.ts";
 
 /** An order's fields around its amounts, which each view gives in its own unit. */
@@ -36,8 +37,6 @@ export function orderShown(o: Order, now: number) {
   return orderFields(o, now, { amount: showYuan(o.amount), trade_amount: o.tradeAmount === null ? "" : showYuan(o.tradeAmount) });
 }
 
-const STATUS_HELP = Object.keys(STATUS_WORDS).join(", ");
-
 export function register(program: Command, cli: Cli): Command {
   const order = program
     .command("order")
@@ -61,8 +60,7 @@ export function register(program: Command, cli: Cli): Command {
       if (o.qr) await printOrderQr(gw, found);
     });
 
-  order
-    .command("list")
+  filterOptions(order.command("list"))
     .description("list orders, newest first, under a filter (the console's orders list)")
     .addHelpText(
       "after",
@@ -75,33 +73,11 @@ export function register(program: Command, cli: Cli): Command {
         "xpay order list --ip 203.0.113.7 --amount-min 50 --amount-max 100 --paid-from 2026-11-23",
       ),
     )
-    .option("--pid <pid>", "only this merchant")
-    .option("--status <status>", `${STATUS_HELP} (or 1-5)`)
-    .option("--pay-type <type>", "only this pay type (alipay, wxpay, qqpay)")
-    .option("--account <id>", "only orders allocated to this account")
-    .option("--from <date>", "created on or after: 2026-11-23 or \"2026-11-23 14:30\" (in the timezone setting)")
-    .option("--to <date>", "created up to the end of this day (or before this time)")
-    .option("--search <text>", "a trade_no (20 digits), an amount in yuan (9.98) or an out_trade_no")
-    .option("--ip <address>", "only orders of this payer address (clientip)")
-    .option("--amount-min <yuan>", "order amount at least (yuan, e.g. 10 or 9.98)")
-    .option("--amount-max <yuan>", "order amount at most (yuan)")
-    .option("--paid-from <date>", "paid on or after (date or date and time; paid orders only)")
-    .option("--paid-to <date>", "paid up to the end of this day (or before this time)")
     .option("--limit <n>", "at most n orders", "50")
     .option("--json", "print JSON")
-    .action(async (o: { pid?: string; status?: string; payType?: string; account?: string; from?: string; to?: string; search?: string; ip?: string; amountMin?: string; amountMax?: string; paidFrom?: string; paidTo?: string; limit: string; json?: boolean }) => {
+    .action(async (o: Record<string, string | boolean | undefined> & { limit: string; json?: boolean }) => {
       const gw = cli.open();
-      const typed: Record<OrderFilterField, string | undefined> = {
-        status: o.status, pid: o.pid, pay_type: o.payType, account: o.account, from: o.from, to: o.to, q: o.search,
-        ip: o.ip, amount_min: o.amountMin, amount_max: o.amountMax, paid_from: o.paidFrom, paid_to: o.paidTo, after: undefined,
-      };
-      const parsed = parseOrderFilter(typed, shownTimeZone());
-      for (const [field, flag] of Object.entries(FILTER_FLAGS) as [OrderFilterField, string][]) {
-        const bad = parsed.problems[field];
-        if (bad) throw new CliError(`${flag} ${bad.message}`);
-        // The console's empty field means "any"; an option typed empty is a mistake (an unset shell variable).
-        if (typed[field]?.trim() === "") throw new CliError(field === "status" ? `--status must be one of: ${STATUS_HELP} (or 1-5)` : `${flag} must not be empty`);
-      }
+      const { parsed } = filterFromOptions(o);
       const limit = intArg("--limit", o.limit, { min: 1 })!;
       const found = await gw.store.browse.searchOrders({ ...parsed.filter, limit, now: gw.clock.now() });
       if (o.json) return printJson(found.map((x) => orderView(x, gw.clock.now())));
@@ -136,11 +112,6 @@ export function register(program: Command, cli: Cli): Command {
       if (o.json) return printJson({ ...orderView(r.value, gw.clock.now()), notification: n ? n.status : null });
       console.log(`order ${tradeNo} paid by hand${n ? "; the merchant's notification is queued (a running serve sends it)" : " (no notify_url: nothing to notify)"}`);
     });
+  registerClosePending(order, cli);
   return order;
 }
-
-/** The filter's fields as this command names them. */
-const FILTER_FLAGS: Partial<Record<OrderFilterField, string>> = {
-  status: "--status", pid: "--pid", pay_type: "--pay-type", account: "--account", from: "--from", to: "--to", q: "--search",
-  ip: "--ip", amount_min: "--amount-min", amount_max: "--amount-max", paid_from: "--paid-from", paid_to: "--paid-to",
-};
