@@ -1,6 +1,6 @@
 // Orders and reports in a real browser (Debian chromium through playwright-core) against the real
 // `xpay serve` process, its notification worker and a merchant endpoint on a real port: the orders
-// list and its filter (an inline error for a bad date), a payment that matched no order (the payer
+// list and its filter (an inline error for a reversed date range), a payment that matched no order (the payer
 // paid 0.01 less) assigned to its order from the report's page (the candidate picked, a reason, the
 // confirmation), the order then paid with the operator's action in its timeline, and the merchant's
 // notification sent again from the order's page, arriving a second time. Screenshots go to
@@ -98,11 +98,13 @@ describe("orders and reports in chromium", () => {
     await page.waitForURL(/q=SO20261123010/);
     expect(await page.locator("#orders-table tbody tr").getAttribute("data-trade-no")).toBe(shortPaid);
     await page.fill("#f-q", "");
-    await page.fill("#f-from", "2026-13-01");
+    // The pickers send dates; an end before the start is the mistake a picker still allows.
+    await page.fill("#f-from", "2026-11-23");
+    await page.fill("#f-to", "2026-11-01");
     await page.click("#orders-filter button[type=submit]");
-    await page.waitForSelector("#f-from-error");
-    expect(await page.textContent("#f-from-error")).toBe("日期格式应为 2026-11-23 或 2026-11-23 14:30。");
-    expect(await page.getAttribute("#f-from", "aria-invalid")).toBe("true");
+    await page.waitForSelector("#f-to-error");
+    expect(await page.textContent("#f-to-error")).toBe("结束日期不能早于开始日期。");
+    expect(await page.getAttribute("#f-to", "aria-invalid")).toBe("true");
     await shot(page, "filter-error");
     expect(problems).toEqual([]);
     expect(refusals).toEqual(["422 /admin/orders"]);

@@ -42,7 +42,9 @@ test("1440: the pending notification, resent from the list", async () => {
   const { page, problems } = await openPage(desktop);
   await page.goto(`${base}/admin`);
   await page.click('nav.sidenav a[href="/admin/notifications"]');
-  await page.click('#outbox-filter a[href="/admin/notifications?status=pending"]');
+  await page.selectOption("#f-status", "pending");
+  await page.click("#outbox-filter button[type=submit]");
+  await page.waitForURL(/status=pending/);
   const row = page.locator(`#outbox-table tr[data-trade-no="${tradeNo}"]`);
   expect(await row.count()).toBe(1);
   await row.locator("button").click();

@@ -43,17 +43,19 @@ export function DateField(p: { name: string; label: string; value?: string; erro
 export function QuickRanges(p: { path: string; keep: [string, string][]; from?: string; to?: string; now: number; tz: string; t: Translate; id: string }) {
   const current = quickRangeOf(p.from, p.to, p.now, p.tz);
   return (
-    <nav class="quick-ranges" id={p.id} aria-label={attr(p.t("filters.quick"))}>
-      <span class="small muted" safe>{p.t("filters.quick")}</span>
-      {QUICK_RANGES.map((r) => {
-        const q = new URLSearchParams(p.keep);
-        q.set("range", r);
-        return (
-          <a class={r === current ? "btn btn-small btn-primary" : "btn btn-small"} href={attr(`${p.path}?${q.toString()}`)}
-            aria-current={r === current ? "true" : undefined} data-range={r} safe>{p.t(RANGE_TEXT[r])}</a>
-        );
-      })}
-    </nav>
+    <div class="field quick-ranges" id={p.id}>
+      <span class="range-label" id={`${p.id}-label`} safe>{p.t("filters.quick")}</span>
+      <nav class="range-links" aria-labelledby={`${p.id}-label`}>
+        {QUICK_RANGES.map((r) => {
+          const q = new URLSearchParams(p.keep);
+          q.set("range", r);
+          return (
+            <a class={r === current ? "btn btn-small btn-primary" : "btn btn-small"} href={attr(`${p.path}?${q.toString()}`)}
+              aria-current={r === current ? "true" : undefined} data-range={r} safe>{p.t(RANGE_TEXT[r])}</a>
+          );
+        })}
+      </nav>
+    </div>
   );
 }
 
