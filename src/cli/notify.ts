@@ -12,7 +12,7 @@ import { replayNotificationAs } from "../core/order-actions.ts";
 import type { MerchantDelivery, Notification } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTimeMs, shownTimeZone } from "./time.ts";
+import { commandZone, showTimeMs } from "./time.ts";
 
 const ms = showTimeMs;
 
@@ -47,12 +47,13 @@ export function register(program: Command, cli: Cli): void {
     .option("--limit <n>", "at most n notifications", "50")
     .option("--json", "print JSON")
     .action(async (o: { status?: string; pid?: string; from?: string; to?: string; limit: string; json?: boolean }) => {
-      const parsed = parseOutboxFilter({ status: o.status, pid: o.pid, from: o.from, to: o.to }, shownTimeZone());
+      const gw = cli.open(); // first: it reads the timezone setting the dates are in
+      const parsed = parseOutboxFilter({ status: o.status, pid: o.pid, from: o.from, to: o.to }, await commandZone(gw.store));
       for (const f of OUTBOX_FILTER_FIELDS) {
         if (parsed.problems[f]) throw new CliError(`--${f} ${parsed.problems[f]!.message}`);
         if (o[f]?.trim() === "") throw new CliError(`--${f} must not be empty`);
       }
-      const rows = (await cli.open().store.listNotifications({ ...parsed.filter, limit: intArg("--limit", o.limit, { min: 1 }) })).map(notificationView);
+      const rows = (await gw.store.listNotifications({ ...parsed.filter, limit: intArg("--limit", o.limit, { min: 1 }) })).map(notificationView);
       if (o.json) return printJson(rows);
       printTable(rows, ["trade_no", "family", "method", "status", "attempts", "next_attempt_at", "url"]);
     });

@@ -9,7 +9,7 @@ import { formatYuan, showYuan } from "../core/money.ts";
 import { type Cli, CliError, intArg, printJson, printTable } from "./context.ts";
 import { examples } from "./help.ts";
 import { filterFromOptions, filterOptions } from "./order-filter.ts";
-import { showTime } from "./time.ts";
+import { commandZone, showTime } from "./time.ts";
 
 export function registerClosePending(order: Command, cli: Cli): void {
   filterOptions(order.command("close-pending"), ["status", "paid_from", "paid_to"])
@@ -27,13 +27,13 @@ export function registerClosePending(order: Command, cli: Cli): void {
     .option("--limit <n>", `close at most n (1-${BULK_MAX}), newest first, even when more match`)
     .option("--json", "print JSON")
     .action(async (o: Record<string, string | boolean | undefined> & { reason: string; dryRun?: boolean; limit?: string; json?: boolean }) => {
-      const { typed, parsed } = filterFromOptions(o);
+      const gw = cli.open(); // first: it reads the timezone setting the dates are in
+      const { typed, parsed } = filterFromOptions(o, await commandZone(gw.store));
       // Every pending order is a payer on a cashier page right now: closing them all takes a filter.
       if (Object.keys(typed).length === 0) throw new CliError("choose the orders: give at least one of --pid, --from, --to, --account, --pay-type, --search, --ip, --amount-min, --amount-max");
       const { after: _, status: __, ...filter } = parsed.filter;
       const limit = intArg("--limit", o.limit, { min: 1 });
       if (limit !== undefined && limit > BULK_MAX) throw new CliError(`--limit must be at most ${BULK_MAX} (the console's bulk cap)`);
-      const gw = cli.open();
       const r = await closePendingAs(gw, CLI_ACTOR, filter, o.reason, { dryRun: o.dryRun, limit, selection: typed as Record<string, string> });
       if (!r.ok) throw new CliError(r.message);
       const rows = r.orders.map((x) => ({ trade_no: x.tradeNo, out_trade_no: x.outTradeNo, pid: x.pid, amount: showYuan(x.amount), created_at: showTime(x.createdAt) }));

@@ -4,7 +4,6 @@ import type { Command } from "commander";
 import { type OrderFilterField, type ParsedOrderFilter, parseOrderFilter } from "../core/browse/order-query.ts";
 import { STATUS_WORDS } from "../core/order-state.ts";
 import { CliError } from "./context.ts";
-import { shownTimeZone } from "./time.ts";
 
 const STATUS_HELP = `${Object.keys(STATUS_WORDS).join(", ")} (or 1-5)`;
 
@@ -35,10 +34,10 @@ export function filterOptions(cmd: Command, skip: OrderFilterField[] = []): Comm
  * a CliError naming its flag. The console's empty field means "any"; an option typed empty is a
  * mistake (an unset shell variable).
  */
-export function filterFromOptions(o: Record<string, unknown>): { typed: Partial<Record<OrderFilterField, string>>; parsed: ParsedOrderFilter } {
+export function filterFromOptions(o: Record<string, unknown>, zone: string): { typed: Partial<Record<OrderFilterField, string>>; parsed: ParsedOrderFilter } {
   const typed: Partial<Record<OrderFilterField, string>> = {};
   for (const [field, , key] of OPTIONS) if (typeof o[key] === "string") typed[field] = o[key] as string;
-  const parsed = parseOrderFilter(typed, shownTimeZone());
+  const parsed = parseOrderFilter(typed, zone);
   for (const [field, flag] of OPTIONS) {
     const name = flag.split(" ")[0];
     const bad = parsed.problems[field];

@@ -7,7 +7,7 @@ import { effectiveStatus, STATUS_NAMES } from "../core/order-state.ts";
 import type { Order } from "../core/types.ts";
 import { type Cli, CliError, intArg, printJson, printTable, useServedBaseUrl } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTime } from "./time.ts";
+import { commandZone, showTime } from "./time.ts";
 import { filterFromOptions, filterOptions } from "./order-filter.ts";
 import { registerClosePending } from "./order-close-pending.ts";
 import { printOrderQr } from "./order-qr.ts";
@@ -77,7 +77,7 @@ export function register(program: Command, cli: Cli): Command {
     .option("--json", "print JSON")
     .action(async (o: Record<string, string | boolean | undefined> & { limit: string; json?: boolean }) => {
       const gw = cli.open();
-      const { parsed } = filterFromOptions(o);
+      const { parsed } = filterFromOptions(o, await commandZone(gw.store));
       const limit = intArg("--limit", o.limit, { min: 1 })!;
       const found = await gw.store.browse.searchOrders({ ...parsed.filter, limit, now: gw.clock.now() });
       if (o.json) return printJson(found.map((x) => orderView(x, gw.clock.now())));

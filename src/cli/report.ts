@@ -11,7 +11,7 @@ import { assignReportAs } from "../core/order-actions.ts";
 import type { StoredReport } from "../core/store.ts";
 import { type Cli, CliError, intArg, printJson, printTable, requireInt } from "./context.ts";
 import { examples } from "./help.ts";
-import { showTime, shownTimeZone } from "./time.ts";
+import { commandZone, showTime } from "./time.ts";
 
 /** --json: the amount in integer cents (null when the report named none), named so. */
 export function reportView(r: StoredReport) {
@@ -40,13 +40,13 @@ export function register(program: Command, cli: Cli): void {
     .option("--json", "print JSON (with the raw report)")
     .action(async (o: { pid?: string; outcome?: string; kind?: string; money?: string; from?: string; to?: string; limit: string; json?: boolean }) => {
       // The console's filter (core/browse/report-query.ts); an option typed empty is a mistake, not "any".
+      const store = cli.open().store; // first: the dates are in its timezone setting
       const typed = { outcome: o.outcome, kind: o.kind, pid: o.pid, money: o.money, from: o.from, to: o.to };
-      const parsed = parseReportFilter(typed, shownTimeZone());
+      const parsed = parseReportFilter(typed, await commandZone(store));
       for (const [field, value] of Object.entries(typed)) {
         const bad = parsed.problems[field as keyof typeof typed];
         if (bad || value?.trim() === "") throw new CliError(`--${field} ${bad?.message ?? "must not be empty"}`);
       }
-      const store = cli.open().store;
       const rows = (await store.browse.searchReports({ ...parsed.filter, limit: intArg("--limit", o.limit, { min: 1 })! })).map(reportView);
       if (o.json) return printJson(rows);
       const rejected = o.outcome === "rejected";

@@ -11,6 +11,15 @@ export function useTimeZone(value: string | undefined): void {
 
 export const shownTimeZone = (): string => zone;
 
+/**
+ * The zone of the dates a command was given, once its database is open: SQLite's setting is read
+ * as it opens, PostgreSQL's arrives with the store's `ready` (open-store.ts applies it first).
+ */
+export async function commandZone(store: object): Promise<string> {
+  await (store as { ready?: Promise<unknown> }).ready?.catch(() => {});
+  return zone;
+}
+
 /** Unix seconds as "2026-11-23 20:15:00 +08:00"; "" for no time. */
 export function showTime(seconds: number | null | undefined): string {
   return seconds === null || seconds === undefined ? "" : formatLocal(seconds * 1000, zone);
