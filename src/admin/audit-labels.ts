@@ -7,3 +7,8 @@ export function actionLabel(t: Translate, action: string): string {
   const key = `act.${action}`;
   return key in zh ? t(key as TextKey) : action;
 }
+
+/** Every action key the code writes (the labelled ones), for the audit page's action choice. */
+export const AUDIT_ACTIONS: string[] = Object.keys(zh)
+  .filter((k) => k.startsWith("act."))
+  .map((k) => k.slice(4));

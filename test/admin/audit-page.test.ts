@@ -61,8 +61,13 @@ describe("the audit page", () => {
     expect(shown.every((id) => id % 2 === 0 && (id - 1) % 4 !== 0)).toBe(true); // odd i (alice) and not a multiple of 4, id = i + 1
     expect(links(html).older).toMatch(/^\/admin\/audit\?user=ALICE&action=order.close&before=\d+$/);
     expect(html).toContain('name="user" type="search" value="ALICE"');
+    // The action is a choice of labelled actions, the chosen one kept; no placeholder that looks like a value.
+    expect(html).toMatch(/<option value="order.close" selected>[^<]*关闭订单/);
+    expect(html).toContain('<option value="session.login">登录</option>');
+    expect(html).not.toContain('placeholder="session.login"');
     const none = await (await h.get("/admin/audit?action=nothing.like.this")).text();
     expect(none).toContain("没有符合条件的记录。");
+    expect(none).toContain('<option value="nothing.like.this" selected>nothing.like.this</option>');
     expect(links(none)).toEqual({ newer: undefined, older: undefined });
   });
 

@@ -93,6 +93,7 @@ export const en: Record<TextKey, string> = {
   "audit.intro": "Every action taken in the console or on the command line: who, when, from where, what changed.",
   "audit.filter_user": "Actor",
   "audit.filter_action": "Action",
+  "audit.filter_any_action": "Any action",
   "audit.filter_apply": "Filter",
   "audit.filter_clear": "Clear",
   "audit.fix_filter": "The filter has a mistake; see the messages below the fields.",

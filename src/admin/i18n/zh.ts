@@ -94,6 +94,7 @@ export const zh = {
   "audit.intro": "控制台和命令行中每一次操作的记录：谁、何时、从哪里、改了什么。",
   "audit.filter_user": "操作人",
   "audit.filter_action": "操作",
+  "audit.filter_any_action": "全部操作",
   "audit.filter_apply": "筛选",
   "audit.filter_clear": "清除",
   "audit.fix_filter": "筛选条件有误，请按提示修改。",

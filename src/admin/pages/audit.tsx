@@ -2,7 +2,7 @@
 // GET /admin/audit: the audit log, newest first, filtered by actor, action and dates (pickers and
 // quick ranges in the operator's zone, date-filter.tsx), paged by id (the same listAudit as `xpay
 // audit list`). Filters are a GET form, so a filtered page is a link; a bad date is a 422.
-import { actionLabel } from "../audit-labels.ts";
+import { actionLabel, AUDIT_ACTIONS } from "../audit-labels.ts";
 import { listAudit } from "../../core/admin/audit.ts";
 import { parseDateRange } from "../../core/browse/date-range.ts";
 import type { AuditEntry } from "../../core/admin/store.ts";
@@ -77,7 +77,13 @@ async function auditLog(ctx: AdminContext): Promise<Response> {
           </div>
           <div class="field">
             <label for="f-action" safe>{t("audit.filter_action")}</label>
-            <input id="f-action" name="action" type="search" value={attr(filter.action ?? "")} maxlength={64} placeholder="session.login" />
+            <select id="f-action" name="action">
+              <option value="" selected={!filter.action} safe>{t("audit.filter_any_action")}</option>
+              {/* An action from an old link that no label knows stays chosen, shown as its key. */}
+              {(filter.action && !AUDIT_ACTIONS.includes(filter.action) ? [filter.action, ...AUDIT_ACTIONS] : AUDIT_ACTIONS).map((a) => (
+                <option value={attr(a)} selected={a === filter.action} safe>{actionLabel(t, a)}</option>
+              ))}
+            </select>
           </div>
           <DateField name="from" label={t("filters.from")} value={shownFilter.from} error={errors.from} />
           <DateField name="to" label={t("filters.to")} value={shownFilter.to} error={errors.to} />
