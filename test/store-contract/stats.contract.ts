@@ -42,11 +42,15 @@ export function statsContract(ctx: Ctx): void {
       { paidCount: 1, paidAmount: b.tradeAmount!, created: 0 },
       { paidCount: 0, paidAmount: 0, created: 0 },
     ]);
-    // The edge itself belongs to the later range.
-    expect(await stats().incomeByRange({ edges: [T0 + 20, T0 + 30, T0 + 31] })).toEqual([
-      { paidCount: 1, paidAmount: a.tradeAmount!, created: 0 },
-      { paidCount: 0, paidAmount: 0, created: 1 },
+    // Ranges are quarter hours (the rollup's buckets; every local day and hour starts on one): the
+    // edge itself belongs to the later range, and an edge off a quarter hour reads as the next one.
+    const c = await create(ctx.store, { amount: 300 }, { now: T0 + 900 });
+    expect((await ctx.store.payOrder(payUnit(c.tradeNo, T0 + 1799))).kind).toBe("paid");
+    expect(await stats().incomeByRange({ edges: [T0, T0 + 900, T0 + 1800] })).toEqual([
+      { paidCount: 1, paidAmount: a.tradeAmount!, created: 4 },
+      { paidCount: 1, paidAmount: c.tradeAmount!, created: 1 },
     ]);
+    expect(await stats().incomeByRange({ edges: [T0 + 20, T0 + 901] })).toEqual([{ paidCount: 1, paidAmount: c.tradeAmount!, created: 1 }]);
   });
 
   test("stats: per account and merchant, only pairs with orders; orders without an account per their pay type", async () => {

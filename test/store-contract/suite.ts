@@ -21,6 +21,7 @@ import { outboxContract } from "./outbox.contract.ts";
 import { paymentsContract } from "./payments.contract.ts";
 import { reportGroupsContract } from "./report-groups.contract.ts";
 import { reportBoundsContract } from "./report-bounds.contract.ts";
+import { rollupContract } from "./rollup.contract.ts";
 import { rulesContract } from "./rules.contract.ts";
 import { slotsContract } from "./slots.contract.ts";
 import { statsContract } from "./stats.contract.ts";
@@ -59,6 +60,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     browseContract(ctx);
     orderTotalsContract(ctx);
     statsContract(ctx);
+    rollupContract(ctx);
     alertsContract(ctx);
     rulesContract(ctx);
     slotsContract(ctx);

@@ -89,13 +89,13 @@ export function orderWhere(q: Omit<OrderQuery, "after" | "limit">, bind: Bind): 
 }
 
 /**
- * A paid-time range reads the paid orders' index (orders_paid_stats, by paid_at) and sorts what it
+ * A paid-time range reads the paid orders' index (orders_paid_at, migration 025) and sorts what it
  * finds; walking created_at would read every paid order created since the range. A search or a
  * payer address is narrower still and keeps its own index.
  */
 function ordersFrom(q: Omit<OrderQuery, "after" | "limit">): string {
   const paidRange = q.paidFrom !== undefined || q.paidTo !== undefined;
-  return paidRange && !q.search && q.clientIp === undefined ? "orders INDEXED BY orders_paid_stats" : "orders";
+  return paidRange && !q.search && q.clientIp === undefined ? "orders INDEXED BY orders_paid_at" : "orders";
 }
 
 export function searchOrders(db: Database, q: OrderQuery): Order[] {

@@ -1,0 +1,82 @@
+// PostgreSQL 025, as SQLite's (../../migrations/025_order_rollup.ts says why): the income rollup per
+// UTC quarter hour and (merchant, account, pay type), kept by a row trigger in the transaction of
+// every write of orders, so any statement or server-side function that inserts or pays an order
+// keeps it without knowing about it. The update trigger's WHEN skips the writes that move nothing
+// (the expiry sweep, a close) without entering PL/pgSQL. The stats-only indexes go; the orders
+// list keeps orders_created_stats for its totals, and a narrow paid_at index for its paid-time
+// filter. orders_paid_day stays here: the PostgreSQL create reads the daily limits from it.
+const bucket = (col: string) => `${col} - ${col} % 900`;
+const key = (r: "NEW" | "OLD") => `pid = ${r}.pid AND account_id = COALESCE(${r}.account_id, 0) AND pay_type = ${r}.pay_type`;
+
+export default `
+CREATE TABLE order_rollup (
+  bucket      BIGINT NOT NULL,
+  pid         BIGINT NOT NULL,
+  account_id  BIGINT NOT NULL,
+  pay_type    TEXT   NOT NULL,
+  created     BIGINT NOT NULL DEFAULT 0,
+  paid_count  BIGINT NOT NULL DEFAULT 0,
+  paid_amount BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (bucket, pid, account_id, pay_type)
+);
+CREATE INDEX order_rollup_account ON order_rollup (account_id, bucket);
+
+INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created)
+  SELECT ${bucket("created_at")}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
+INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+  SELECT ${bucket("paid_at")}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
+  ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;
+
+CREATE FUNCTION order_rollup_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE
+  created_moved boolean;
+  paid_moved boolean;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    created_moved := true;
+    paid_moved := NEW.status = 2;
+  ELSIF TG_OP = 'DELETE' THEN
+    created_moved := true;
+    paid_moved := OLD.status = 2;
+  ELSE
+    created_moved := (OLD.pid, OLD.account_id, OLD.pay_type, OLD.created_at) IS DISTINCT FROM (NEW.pid, NEW.account_id, NEW.pay_type, NEW.created_at);
+    paid_moved := (OLD.status = 2 OR NEW.status = 2) AND (OLD.status, OLD.pid, OLD.account_id, OLD.pay_type, OLD.paid_at, OLD.trade_amount)
+      IS DISTINCT FROM (NEW.status, NEW.pid, NEW.account_id, NEW.pay_type, NEW.paid_at, NEW.trade_amount);
+  END IF;
+  IF TG_OP <> 'INSERT' THEN
+    IF created_moved THEN
+      UPDATE order_rollup SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at")} AND ${key("OLD")};
+    END IF;
+    IF paid_moved AND OLD.status = 2 THEN
+      UPDATE order_rollup SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
+        WHERE bucket = ${bucket("OLD.paid_at")} AND ${key("OLD")};
+    END IF;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    IF created_moved THEN
+      INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created) VALUES (${bucket("NEW.created_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
+        ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = order_rollup.created + 1;
+    END IF;
+    IF paid_moved AND NEW.status = 2 THEN
+      INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+        VALUES (${bucket("NEW.paid_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0))
+        ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE
+          SET paid_count = order_rollup.paid_count + 1, paid_amount = order_rollup.paid_amount + excluded.paid_amount;
+    END IF;
+  END IF;
+  RETURN NULL;
+END
+$fn$;
+
+CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION order_rollup_apply();
+CREATE TRIGGER order_rollup_update AFTER UPDATE OF pid, account_id, pay_type, created_at, status, paid_at, trade_amount ON orders FOR EACH ROW
+  WHEN ((OLD.pid, OLD.account_id, OLD.pay_type, OLD.created_at) IS DISTINCT FROM (NEW.pid, NEW.account_id, NEW.pay_type, NEW.created_at)
+    OR ((OLD.status = 2 OR NEW.status = 2) AND (OLD.status, OLD.paid_at, OLD.trade_amount) IS DISTINCT FROM (NEW.status, NEW.paid_at, NEW.trade_amount)))
+  EXECUTE FUNCTION order_rollup_apply();
+CREATE TRIGGER order_rollup_delete AFTER DELETE ON orders FOR EACH ROW EXECUTE FUNCTION order_rollup_apply();
+
+DROP INDEX orders_account_created;
+DROP INDEX orders_account_paid;
+DROP INDEX orders_paid_stats;
+CREATE INDEX orders_paid_at ON orders (paid_at) WHERE status = 2;
+`;
