@@ -1,6 +1,8 @@
 import pc from "picocolors";
 import { type LogFields, type Logger, mask, printable } from "../core/log.ts";
-import { DEFAULT_TIME_ZONE, formatIsoLocal, formatLocalClock } from "../core/time.ts";
+import { DEFAULT_TIME_ZONE } from "../core/time.ts";
+import { bufferedLines } from "./log-buffer.ts";
+import { LogClock } from "./log-clock.ts";
 
 export type LogFormat = "json" | "pretty";
 
@@ -11,6 +13,8 @@ export interface ServeLogger extends Logger {
   notice(name: string, fields: LogFields, text: string): void;
   /** The `timezone` setting: every line's time is in it, with its UTC offset. */
   timeZone: string;
+  /** Writes the lines still queued (the default writer sends them once per event-loop turn, and at exit). */
+  flush(): void;
 }
 
 type Level = "info" | "warn" | "error";
@@ -18,10 +22,14 @@ type Level = "info" | "warn" | "error";
 /**
  * Writes one line per event: JSON for log collectors (every line, the start and stop lines
  * included, so a collector never meets a line it cannot parse), or coloured text for a terminal.
+ * By default to stdout, the lines of one event-loop turn in one write (log-buffer.ts); the time
+ * is formatted once per second (log-clock.ts).
  */
-export function createLogger(format: LogFormat, write: (line: string) => void = (l) => process.stdout.write(l + "\n"), timeZone = DEFAULT_TIME_ZONE): ServeLogger {
+export function createLogger(format: LogFormat, write: ((line: string) => void) & { flush?: () => void } = bufferedLines(), timeZone = DEFAULT_TIME_ZONE): ServeLogger {
+  const clock = new LogClock();
   const log: ServeLogger = {
     timeZone,
+    flush: () => write.flush?.(),
     event: (n, f) => line("info", n, f),
     warn: (n, f) => line("warn", n, f),
     error: (n, f) => line("error", n, f),
@@ -31,15 +39,15 @@ export function createLogger(format: LogFormat, write: (line: string) => void = 
     const safe = mask(fields);
     const now = Date.now();
     if (format === "json") {
-      write(JSON.stringify({ time: formatIsoLocal(now, log.timeZone), level, event: name, ...safe }));
+      write(JSON.stringify({ time: clock.iso(now, log.timeZone), level, event: name, ...safe }));
       return;
     }
-    const clock = pc.dim(formatLocalClock(now, log.timeZone));
-    if (text !== undefined) return write(`${clock} ${text}`);
-    if (level === "warn" && typeof safe.message === "string") return write(`${clock} ${pc.yellow("warning:")} ${printable(safe.message)}`);
+    const at = pc.dim(clock.clockOf(now, log.timeZone));
+    if (text !== undefined) return write(`${at} ${text}`);
+    if (level === "warn" && typeof safe.message === "string") return write(`${at} ${pc.yellow("warning:")} ${printable(safe.message)}`);
     const parts = Object.entries(safe).map(([k, v]) => `${pc.dim(printable(k) + "=")}${printable(typeof v === "string" ? v : String(JSON.stringify(v)))}`);
     const head = level === "error" ? pc.red(name) : level === "warn" ? pc.yellow(`warning ${name}`) : pc.cyan(name);
-    write(`${clock} ${head} ${parts.join(" ")}`);
+    write(`${at} ${head} ${parts.join(" ")}`);
   }
   return log;
 }

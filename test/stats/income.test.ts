@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buckets, lastDays, localDate, startOfLocalDay } from "../../src/core/stats/calendar.ts";
 import { dashboardStats } from "../../src/core/stats/dashboard.ts";
 import { incomeStats } from "../../src/core/stats/income.ts";
+import { rollupPieces } from "../../src/core/stats/rollup-pieces.ts";
 import type { SqliteStore } from "../../src/store/sqlite/index.ts";
-import { accountSql, rangeSql } from "../../src/store/sqlite/stats.ts";
+import { pieceSql } from "../../src/store/sqlite/stats.ts";
 import { harness, type Harness, seed } from "../helpers.ts";
 
 let h: Harness;
@@ -118,21 +119,33 @@ describe("income", () => {
       { accountId: null, pid: 1001, payType: "qqpay", paidCount: 0, paidAmount: 0, created: 1 },
       { accountId: wx, pid: 1002, payType: "wxpay", paidCount: 1, paidAmount: 300, created: 1 },
     ]);
-    // Created in one quarter hour, paid in the next: a range from the second holds the payment only.
-    order({ account: ali, payType: "alipay", created: DAY + 890, paid: DAY + 900, amount: 250 });
-    expect(await h.gw.store.stats.incomeByAccount({ from: DAY + 900, to: DAY + 86400, pid: 1001 })).toEqual([
-      { accountId: ali, pid: 1001, payType: "alipay", paidCount: 1, paidAmount: 250, created: 0 },
+    expect(await h.gw.store.stats.incomeByAccount({ from: DAY + 20, to: DAY + 86400, pid: 1001 })).toEqual([
+      { accountId: ali, pid: 1001, payType: "alipay", paidCount: 1, paidAmount: 500, created: 0 },
     ]);
   });
 
-  test("every income statement reads the rollup (migration 025) by its key, never orders", () => {
+  test("every income statement reads the rollup (migration 025) or an index range of orders by its key, never a table scan", () => {
     const db = (h.gw.store as SqliteStore).db;
     const plan = (sql: string) =>
       (db.query(`EXPLAIN QUERY PLAN ${sql}`).all({ from: 0, to: 1, pid: 1001 }) as { detail: string }[]).map((r) => r.detail).join("; ");
     for (const pid of [false, true]) {
-      expect(plan(rangeSql(pid))).toBe(`SEARCH order_rollup USING PRIMARY KEY (bucket>? AND bucket<?)`);
-      expect(plan(accountSql(pid))).toStartWith("SEARCH order_rollup USING PRIMARY KEY (bucket>? AND bucket<?)");
+      for (const group of [false, true]) {
+        expect(plan(pieceSql("day", { pid, group }))).toStartWith("SEARCH order_rollup_day USING PRIMARY KEY (bucket>? AND bucket<?)");
+        expect(plan(pieceSql("hour", { pid, group }))).toStartWith("SEARCH order_rollup_hour USING PRIMARY KEY (bucket>? AND bucket<?)");
+        expect(plan(pieceSql("created", { pid, group }))).toStartWith("SEARCH orders USING COVERING INDEX orders_created_stats (created_at>? AND created_at<?)");
+        expect(plan(pieceSql("paid", { pid, group }))).toStartWith("SEARCH orders USING INDEX orders_paid_at (paid_at>? AND paid_at<?)");
+      }
     }
+  });
+
+  test("a range is read as whole UTC days, whole hours around them, and the minutes at its ends from orders", () => {
+    const d = Date.UTC(2026, 10, 23) / 1000;
+    expect(rollupPieces(d - 8 * 3600 + 60, d + 86400 + 3 * 3600 + 5)).toEqual({
+      days: [[d, d + 86400]], hours: [[d - 7 * 3600, d], [d + 86400, d + 86400 + 3 * 3600]], orders: [[d - 8 * 3600 + 60, d - 7 * 3600], [d + 86400 + 3 * 3600, d + 86400 + 3 * 3600 + 5]],
+    });
+    expect(rollupPieces(d + 1800, d + 3600 + 60)).toEqual({ days: [], hours: [], orders: [[d + 1800, d + 3600 + 60]] });
+    expect(rollupPieces(d - 16 * 3600, d + 8 * 3600)).toEqual({ days: [], hours: [[d - 16 * 3600, d + 8 * 3600]], orders: [] }); // a Shanghai day
+    expect(rollupPieces(d, d)).toEqual({ days: [], hours: [], orders: [] });
   });
 
   test("buckets: local days cut to the range, hours of 3600 s", () => {

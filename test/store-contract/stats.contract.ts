@@ -42,15 +42,24 @@ export function statsContract(ctx: Ctx): void {
       { paidCount: 1, paidAmount: b.tradeAmount!, created: 0 },
       { paidCount: 0, paidAmount: 0, created: 0 },
     ]);
-    // Ranges are quarter hours (the rollup's buckets; every local day and hour starts on one): the
-    // edge itself belongs to the later range, and an edge off a quarter hour reads as the next one.
+    // The edge itself belongs to the later range, also when it falls inside an hour (those minutes are read from orders).
+    expect(await stats().incomeByRange({ edges: [T0 + 20, T0 + 30, T0 + 31] })).toEqual([
+      { paidCount: 1, paidAmount: a.tradeAmount!, created: 0 },
+      { paidCount: 0, paidAmount: 0, created: 1 },
+    ]);
     const c = await create(ctx.store, { amount: 300 }, { now: T0 + 900 });
     expect((await ctx.store.payOrder(payUnit(c.tradeNo, T0 + 1799))).kind).toBe("paid");
     expect(await stats().incomeByRange({ edges: [T0, T0 + 900, T0 + 1800] })).toEqual([
       { paidCount: 1, paidAmount: a.tradeAmount!, created: 4 },
       { paidCount: 1, paidAmount: c.tradeAmount!, created: 1 },
     ]);
-    expect(await stats().incomeByRange({ edges: [T0 + 20, T0 + 901] })).toEqual([{ paidCount: 1, paidAmount: c.tradeAmount!, created: 1 }]);
+    // Ranges across hours and days (whole ones from the rollup, the minutes at the ends from orders).
+    const paid3 = a.tradeAmount! + b.tradeAmount! + c.tradeAmount!;
+    expect(await stats().incomeByRange({ edges: [T0 + 20, T0 + HOUR + 7] })).toEqual([{ paidCount: 3, paidAmount: paid3, created: 4 }]);
+    expect(await stats().incomeByRange({ edges: [T0 - 2 * 86400 + 5, T0 + 2 * HOUR, T0 + 3 * 86400 + 1] })).toEqual([
+      { paidCount: 3, paidAmount: paid3, created: 6 },
+      { paidCount: 0, paidAmount: 0, created: 0 },
+    ]);
   });
 
   test("stats: per account and merchant, only pairs with orders; orders without an account per their pay type", async () => {

@@ -3,16 +3,8 @@
 // unit is a set of plain range counts a PostgreSQL adapter can run as they are.
 //
 // Paid figures count orders by paid_at, `created` by created_at (core/stats/income.ts says why).
-// Both stores keep the figures per UTC quarter hour (a rollup written with each order change,
-// migration 025), so a range's edges are read as quarter hours: every local day and hour of every
-// time zone starts on one, and the one edge the core asks for that is not, "now + 1" at the end of
-// a range, rounds up past instants no order has reached yet.
-
-/** Seconds per rollup bucket. */
-export const ROLLUP_BUCKET = 900;
-
-/** The bucket edge a range edge reads as: the edge itself when on a quarter hour, else the next one. */
-export const rollupEdge = (seconds: number): number => Math.ceil(seconds / ROLLUP_BUCKET) * ROLLUP_BUCKET;
+// Both stores keep the figures per UTC hour and day (a rollup written with each order change,
+// migration 025) and read a range as core/stats/rollup-pieces.ts cuts it: exact for any edges.
 
 export interface IncomeCounts {
   paidCount: number;
@@ -43,11 +35,10 @@ export interface OutboxGauge {
 export interface StatsStore {
   /**
    * The figures of each range [edges[i], edges[i + 1]) (unix seconds, ascending): one entry per
-   * range, edges.length - 1 in all. The core computes the edges (local days or hours); an edge off a
-   * quarter hour reads as the next one (rollupEdge).
+   * range, edges.length - 1 in all. The core computes the edges (local days or hours).
    */
   incomeByRange(q: { edges: number[]; pid?: number }): Promise<IncomeCounts[]>;
-  /** The figures of [from, to) (edges as rollupEdge reads them) per account and merchant; only combinations with any order. */
+  /** The figures of [from, to) per account and merchant; only combinations with any order. */
   incomeByAccount(q: { from: number; to: number; pid?: number }): Promise<AccountIncome[]>;
   outbox(nowMs: number): Promise<OutboxGauge>;
   /** Monitoring clients (phones, watchers, V免签 apps) seen at or after `since` (unix seconds). */

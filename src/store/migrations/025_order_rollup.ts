@@ -1,31 +1,35 @@
 // Income and counts kept as they happen, instead of counted from orders: `xpay stats`, the
-// dashboard, the merchants list, accounts-today and the allocator's daily limits read one row per
-// quarter hour and (merchant, account, pay type) here, never an index range of orders. Triggers
-// keep it in the same transaction as every write of orders (create, retry, pay-type pick, pay, late
-// pay, assignment, manual pay, a copy's inserts), so no code path can forget it.
-// A quarter hour (UTC): every time zone's days and hours start on one, so a local day or hour is a
-// whole number of buckets. An order counts `created` in the bucket of created_at under its
-// (pid, account, pay type) of now, and, while status = 2, `paid_count`/`paid_amount`
-// (trade_amount) in the bucket of paid_at. account_id 0: no account (failed, unpicked).
+// dashboard, the merchants list, accounts-today and the allocator's daily limits read rows per UTC
+// hour and per UTC day and (merchant, account, pay type) here, and count from orders only the
+// minutes at the ends of a range that no whole hour covers (core/stats/rollup-pieces.ts). Triggers
+// keep both tables in the same transaction as every write of orders (create, retry, pay-type pick,
+// pay, late pay, assignment, manual pay, a copy's inserts), so no code path can forget them.
+// An order counts `created` in the hour (day) of created_at under its (pid, account, pay type) of
+// now, and, while status = 2, `paid_count`/`paid_amount` (trade_amount) in the hour (day) of
+// paid_at. account_id 0: no account (failed, unpicked). Days are UTC days: a day of the operator's
+// zone is read as whole UTC days and hours plus the minutes of orders at its ends.
 // The indexes of orders that only stats read go: orders_account_created (a write per create),
-// orders_account_paid, orders_paid_day (daily limits) and orders_paid_stats (written per payment);
-// the orders list's paid-time filter keeps a narrow paid_at index. orders_created_stats stays: the
-// orders list's totals and its unfiltered page read it (docs/decisions/metrics-and-stats.md).
-const bucket = (col: string) => `${col} - ${col} % 900`;
+// orders_account_paid, orders_paid_day (daily limits) and orders_paid_stats (written per payment).
+// orders_created_stats stays (the orders list's totals and its unfiltered page, and the minutes at
+// a range's ends); paid orders keep a narrow paid_at index (the list's paid-time filter, those minutes).
+const TABLES = [["order_rollup_hour", 3600], ["order_rollup_day", 86400]] as const;
+
+const bucket = (col: string, width: number) => `${col} - ${col} % ${width}`;
 const key = (r: "NEW" | "OLD") => `pid = ${r}.pid AND account_id = COALESCE(${r}.account_id, 0) AND pay_type = ${r}.pay_type`;
-const addCreated = `INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created)
-    VALUES (${bucket("NEW.created_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
-    ON CONFLICT DO UPDATE SET created = created + 1;`;
-const addPaid = `INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-    SELECT ${bucket("NEW.paid_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0) WHERE NEW.status = 2
-    ON CONFLICT DO UPDATE SET paid_count = paid_count + 1, paid_amount = paid_amount + excluded.paid_amount;`;
-const dropCreated = `UPDATE order_rollup SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at")} AND ${key("OLD")};`;
-const dropPaid = `UPDATE order_rollup SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
-    WHERE OLD.status = 2 AND bucket = ${bucket("OLD.paid_at")} AND ${key("OLD")};`;
+const each = (f: (table: string, width: number) => string) => TABLES.map(([t, w]) => f(t, w)).join("\n  ");
+const addCreated = each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, created)
+    VALUES (${bucket("NEW.created_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
+    ON CONFLICT DO UPDATE SET created = created + 1;`);
+const addPaid = each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+    SELECT ${bucket("NEW.paid_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0) WHERE NEW.status = 2
+    ON CONFLICT DO UPDATE SET paid_count = paid_count + 1, paid_amount = paid_amount + excluded.paid_amount;`);
+const dropCreated = each((t, w) => `UPDATE ${t} SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at", w)} AND ${key("OLD")};`);
+const dropPaid = each((t, w) => `UPDATE ${t} SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
+    WHERE OLD.status = 2 AND bucket = ${bucket("OLD.paid_at", w)} AND ${key("OLD")};`);
 const keyMoved = "OLD.pid IS NOT NEW.pid OR OLD.account_id IS NOT NEW.account_id OR OLD.pay_type IS NOT NEW.pay_type";
 
-export default `
-CREATE TABLE order_rollup (
+const table = (t: string, w: number) => `
+CREATE TABLE ${t} (
   bucket      INTEGER NOT NULL,
   pid         INTEGER NOT NULL,
   account_id  INTEGER NOT NULL,
@@ -35,14 +39,16 @@ CREATE TABLE order_rollup (
   paid_amount INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (bucket, pid, account_id, pay_type)
 ) WITHOUT ROWID;
--- Daily limits: one account's buckets since the start of its day.
-CREATE INDEX order_rollup_account ON order_rollup (account_id, bucket);
+INSERT INTO ${t} (bucket, pid, account_id, pay_type, created)
+  SELECT ${bucket("created_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
+INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
+  ON CONFLICT DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;`;
 
-INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created)
-  SELECT ${bucket("created_at")}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
-INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-  SELECT ${bucket("paid_at")}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
-  ON CONFLICT DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;
+export default `
+${TABLES.map(([t, w]) => table(t, w)).join("\n")}
+-- Daily limits: one account's hours since the start of its day.
+CREATE INDEX order_rollup_hour_account ON order_rollup_hour (account_id, bucket);
 
 CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders BEGIN
   ${addCreated}

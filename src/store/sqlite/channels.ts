@@ -58,11 +58,11 @@ export function updateChannel(db: Database, id: number, patch: Partial<Pick<Chan
 
 export function candidateAccounts(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
   // Today's paid sum is read only for accounts that have a daily limit: the rule ignores it otherwise.
-  // It is the rollup's (migration 025): at most a day of quarter hours per merchant, however many
-  // orders the account was paid today. The day starts on a quarter hour (China time).
+  // It is the rollup's (migration 025): at most a day of hours per merchant, however many orders
+  // the account was paid today. The limit's day (China time) starts on a whole UTC hour.
   const rows = db
     .query(
-      `SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(r.paid_amount) FROM order_rollup r
+      `SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(r.paid_amount) FROM order_rollup_hour r
                               WHERE r.account_id = a.id AND r.bucket >= $day), 0) ELSE 0 END AS paid_today
        FROM channel_accounts a
        WHERE a.enabled = 1 AND a.pay_type = $pay_type AND a.pid IN (0, $pid)`,

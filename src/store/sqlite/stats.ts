@@ -1,49 +1,87 @@
-// SQLite side of the StatsStore sub-port (src/core/stats/store.ts). Every figure is a sum over the
-// rollup (migration 025: one row per UTC quarter hour and (merchant, account, pay type), kept by
-// triggers in the transaction of each order write), never a count over orders: its size follows
-// time and accounts, not the number of orders. Each unit reads one snapshot (a read transaction,
-// which never waits for the writer in WAL mode).
+// SQLite side of the StatsStore sub-port (src/core/stats/store.ts). A range is read in the pieces
+// core/stats/rollup-pieces.ts cuts it into: whole UTC days and hours summed from the rollup
+// (migration 025: rows per hour and per day and (merchant, account, pay type), kept by triggers in
+// the transaction of each order write), the minutes at its ends counted from orders by their
+// created_at and paid_at indexes. The rows read follow days, hours and accounts, not orders. Each
+// unit reads one snapshot (a read transaction, which never waits for the writer in WAL mode).
 import type { Database } from "bun:sqlite";
+import { rollupPieces, type Span } from "../../core/stats/rollup-pieces.ts";
 import type { AccountIncome, IncomeCounts, OutboxGauge, StatsStore } from "../../core/stats/store.ts";
-import { rollupEdge } from "../../core/stats/store.ts";
-
-const SUMS = "COALESCE(sum(paid_count), 0) AS paid, COALESCE(sum(paid_amount), 0) AS amount, COALESCE(sum(created), 0) AS created";
-
-/** The statements of incomeByRange; exported for the plan test. */
-export const rangeSql = (withPid: boolean) =>
-  `SELECT ${SUMS} FROM order_rollup WHERE bucket >= $from AND bucket < $to${withPid ? " AND pid = $pid" : ""}`;
-
-/** The statement of incomeByAccount; exported for the plan test. */
-export const accountSql = (withPid: boolean) =>
-  `SELECT account_id, pid, pay_type, ${SUMS} FROM order_rollup WHERE bucket >= $from AND bucket < $to${withPid ? " AND pid = $pid" : ""}
-   GROUP BY account_id, pid, pay_type HAVING sum(created) <> 0 OR sum(paid_count) <> 0`;
 
 type Sums = { paid: number; amount: number; created: number };
+type Piece = "day" | "hour" | "created" | "paid";
+
+/** One piece's statement: summed (`group` false) or per (account, merchant, pay type). Exported for the plan test. */
+export function pieceSql(piece: Piece, o: { pid: boolean; group: boolean }): string {
+  const pid = o.pid ? " AND pid = $pid" : "";
+  const cols = o.group ? "account_id, pid, pay_type, " : "";
+  const by = o.group ? " GROUP BY 1, 2, 3" : "";
+  if (piece === "day" || piece === "hour") {
+    return `SELECT ${cols}COALESCE(sum(paid_count), 0) AS paid, COALESCE(sum(paid_amount), 0) AS amount, COALESCE(sum(created), 0) AS created
+      FROM order_rollup_${piece} WHERE bucket >= $from AND bucket < $to${pid}${by}`;
+  }
+  const orderCols = o.group ? "COALESCE(account_id, 0) AS account_id, pid, pay_type, " : "";
+  // INDEXED BY: without ANALYZE statistics the planner may prefer an index with an equality on status.
+  return piece === "created"
+    ? `SELECT ${orderCols}0 AS paid, 0 AS amount, count(*) AS created FROM orders INDEXED BY orders_created_stats
+      WHERE created_at >= $from AND created_at < $to${pid}${by}`
+    : `SELECT ${orderCols}count(*) AS paid, COALESCE(sum(trade_amount), 0) AS amount, 0 AS created FROM orders INDEXED BY orders_paid_at
+      WHERE status = 2 AND paid_at >= $from AND paid_at < $to${pid}${by}`;
+}
+
+/** Each piece of [from, to) with the statement that reads it. */
+function pieces(from: number, to: number): [Piece, Span][] {
+  const p = rollupPieces(from, to);
+  return [
+    ...p.days.map((s): [Piece, Span] => ["day", s]),
+    ...p.hours.map((s): [Piece, Span] => ["hour", s]),
+    ...p.orders.flatMap((s): [Piece, Span][] => [["created", s], ["paid", s]]),
+  ];
+}
 
 export class SqliteStats implements StatsStore {
   private readonly listeners = new Set<(seconds: number) => void>();
 
   constructor(private readonly db: Database) {}
 
+  private bind(s: Span, pid: number | undefined): Record<string, number> {
+    return pid === undefined ? { from: s[0], to: s[1] } : { from: s[0], to: s[1], pid };
+  }
+
   async incomeByRange(q: { edges: number[]; pid?: number }): Promise<IncomeCounts[]> {
-    const sum = this.db.query(rangeSql(q.pid !== undefined));
-    const pid: Record<string, number> = q.pid === undefined ? {} : { pid: q.pid };
+    const o = { pid: q.pid !== undefined, group: false };
     return this.db.transaction(() => {
       const out: IncomeCounts[] = [];
       for (let i = 0; i + 1 < q.edges.length; i++) {
-        const s = sum.get({ from: rollupEdge(q.edges[i]!), to: rollupEdge(q.edges[i + 1]!), ...pid }) as Sums;
-        out.push({ paidCount: s.paid, paidAmount: s.amount, created: s.created });
+        const sum = { paidCount: 0, paidAmount: 0, created: 0 };
+        for (const [piece, span] of pieces(q.edges[i]!, q.edges[i + 1]!)) {
+          const s = this.db.query(pieceSql(piece, o)).get(this.bind(span, q.pid)) as Sums;
+          sum.paidCount += s.paid;
+          sum.paidAmount += s.amount;
+          sum.created += s.created;
+        }
+        out.push(sum);
       }
       return out;
     })();
   }
 
   async incomeByAccount(q: { from: number; to: number; pid?: number }): Promise<AccountIncome[]> {
-    const bind: Record<string, number> = { from: rollupEdge(q.from), to: rollupEdge(q.to), ...(q.pid === undefined ? {} : { pid: q.pid }) };
-    const rows = this.db.query(accountSql(q.pid !== undefined)).all(bind) as (Sums & { account_id: number; pid: number; pay_type: string })[];
-    return rows.map((r) => ({
-      accountId: r.account_id === 0 ? null : r.account_id, pid: r.pid, payType: r.pay_type, paidCount: r.paid, paidAmount: r.amount, created: r.created,
-    }));
+    const o = { pid: q.pid !== undefined, group: true };
+    return this.db.transaction(() => {
+      const rows = new Map<string, AccountIncome>();
+      for (const [piece, span] of pieces(q.from, q.to)) {
+        for (const r of this.db.query(pieceSql(piece, o)).all(this.bind(span, q.pid)) as (Sums & { account_id: number; pid: number; pay_type: string })[]) {
+          const key = `${r.account_id}\u0000${r.pid}\u0000${r.pay_type}`;
+          let row = rows.get(key);
+          if (!row) rows.set(key, (row = { accountId: r.account_id === 0 ? null : r.account_id, pid: r.pid, payType: r.pay_type, paidCount: 0, paidAmount: 0, created: 0 }));
+          row.paidCount += r.paid;
+          row.paidAmount += r.amount;
+          row.created += r.created;
+        }
+      }
+      return [...rows.values()].filter((r) => r.created !== 0 || r.paidCount !== 0);
+    })();
   }
 
   async outbox(nowMs: number): Promise<OutboxGauge> {

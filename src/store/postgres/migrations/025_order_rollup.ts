@@ -1,15 +1,18 @@
 // PostgreSQL 025, as SQLite's (../../migrations/025_order_rollup.ts says why): the income rollup per
-// UTC quarter hour and (merchant, account, pay type), kept by a row trigger in the transaction of
-// every write of orders, so any statement or server-side function that inserts or pays an order
-// keeps it without knowing about it. The update trigger's WHEN skips the writes that move nothing
-// (the expiry sweep, a close) without entering PL/pgSQL. The stats-only indexes go; the orders
-// list keeps orders_created_stats for its totals, and a narrow paid_at index for its paid-time
-// filter. orders_paid_day stays here: the PostgreSQL create reads the daily limits from it.
-const bucket = (col: string) => `${col} - ${col} % 900`;
-const key = (r: "NEW" | "OLD") => `pid = ${r}.pid AND account_id = COALESCE(${r}.account_id, 0) AND pay_type = ${r}.pay_type`;
+// UTC hour and per UTC day and (merchant, account, pay type), kept by a row trigger in the
+// transaction of every write of orders, so any statement or server-side function that inserts or
+// pays an order keeps it without knowing about it. The update trigger's WHEN skips the writes that
+// move nothing (the expiry sweep, a close) without entering PL/pgSQL. The stats-only indexes go;
+// the orders list keeps orders_created_stats for its totals, and paid orders a narrow paid_at
+// index. orders_paid_day stays here: the PostgreSQL create reads the daily limits from it.
+const TABLES = [["order_rollup_hour", 3600], ["order_rollup_day", 86400]] as const;
 
-export default `
-CREATE TABLE order_rollup (
+const bucket = (col: string, width: number) => `${col} - ${col} % ${width}`;
+const key = (r: "NEW" | "OLD") => `pid = ${r}.pid AND account_id = COALESCE(${r}.account_id, 0) AND pay_type = ${r}.pay_type`;
+const each = (f: (table: string, width: number) => string) => TABLES.map(([t, w]) => f(t, w)).join("\n      ");
+
+const table = (t: string, w: number) => `
+CREATE TABLE ${t} (
   bucket      BIGINT NOT NULL,
   pid         BIGINT NOT NULL,
   account_id  BIGINT NOT NULL,
@@ -19,13 +22,15 @@ CREATE TABLE order_rollup (
   paid_amount BIGINT NOT NULL DEFAULT 0,
   PRIMARY KEY (bucket, pid, account_id, pay_type)
 );
-CREATE INDEX order_rollup_account ON order_rollup (account_id, bucket);
+INSERT INTO ${t} (bucket, pid, account_id, pay_type, created)
+  SELECT ${bucket("created_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
+INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
+  ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;`;
 
-INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created)
-  SELECT ${bucket("created_at")}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
-INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-  SELECT ${bucket("paid_at")}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
-  ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;
+export default `
+${TABLES.map(([t, w]) => table(t, w)).join("\n")}
+CREATE INDEX order_rollup_hour_account ON order_rollup_hour (account_id, bucket);
 
 CREATE FUNCTION order_rollup_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -45,23 +50,23 @@ BEGIN
   END IF;
   IF TG_OP <> 'INSERT' THEN
     IF created_moved THEN
-      UPDATE order_rollup SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at")} AND ${key("OLD")};
+      ${each((t, w) => `UPDATE ${t} SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at", w)} AND ${key("OLD")};`)}
     END IF;
     IF paid_moved AND OLD.status = 2 THEN
-      UPDATE order_rollup SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
-        WHERE bucket = ${bucket("OLD.paid_at")} AND ${key("OLD")};
+      ${each((t, w) => `UPDATE ${t} SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
+        WHERE bucket = ${bucket("OLD.paid_at", w)} AND ${key("OLD")};`)}
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
     IF created_moved THEN
-      INSERT INTO order_rollup (bucket, pid, account_id, pay_type, created) VALUES (${bucket("NEW.created_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
-        ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = order_rollup.created + 1;
+      ${each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, created) VALUES (${bucket("NEW.created_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
+        ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = ${t}.created + 1;`)}
     END IF;
     IF paid_moved AND NEW.status = 2 THEN
-      INSERT INTO order_rollup (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-        VALUES (${bucket("NEW.paid_at")}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0))
+      ${each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
+        VALUES (${bucket("NEW.paid_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0))
         ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE
-          SET paid_count = order_rollup.paid_count + 1, paid_amount = order_rollup.paid_amount + excluded.paid_amount;
+          SET paid_count = ${t}.paid_count + 1, paid_amount = ${t}.paid_amount + excluded.paid_amount;`)}
     END IF;
   END IF;
   RETURN NULL;
