@@ -4,6 +4,7 @@ import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { toChannel } from "./rows.ts";
 import { SLOT_HELD } from "./slots.ts";
+import { prepared } from "./statement.ts";
 
 type Row = Record<string, unknown>;
 
@@ -56,18 +57,20 @@ export function updateChannel(db: Database, id: number, patch: Partial<Pick<Chan
   return row ? toChannel(row) : null;
 }
 
+const CANDIDATES = prepared(
+  `SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(r.paid_amount) FROM order_rollup_hour r
+                          WHERE r.account_id = a.id AND r.bucket >= $day), 0) ELSE 0 END AS paid_today
+   FROM channel_accounts a
+   WHERE a.enabled = 1 AND a.pay_type = $pay_type AND a.pid IN (0, $pid)`,
+);
+const MAX_SEQ = prepared("SELECT MAX(use_seq) AS m FROM channel_accounts");
+const SET_SEQ = prepared("UPDATE channel_accounts SET use_seq = $seq WHERE id = $id");
+
 export function candidateAccounts(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
   // Today's paid sum is read only for accounts that have a daily limit: the rule ignores it otherwise.
   // It is the rollup's (migration 025): at most a day of hours per merchant, however many orders
   // the account was paid today. The limit's day (China time) starts on a whole UTC hour.
-  const rows = db
-    .query(
-      `SELECT a.*, CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(r.paid_amount) FROM order_rollup_hour r
-                              WHERE r.account_id = a.id AND r.bucket >= $day), 0) ELSE 0 END AS paid_today
-       FROM channel_accounts a
-       WHERE a.enabled = 1 AND a.pay_type = $pay_type AND a.pid IN (0, $pid)`,
-    )
-    .all({ pid, pay_type: payType, day: dayStart }) as Row[];
+  const rows = CANDIDATES(db).all({ pid, pay_type: payType, day: dayStart }) as Row[];
   return rows.map((r) => ({ ...toChannel(r), paidToday: Number(r.paid_today) }));
 }
 
@@ -90,9 +93,9 @@ export class CandidatesInTransaction {
 
   /** markUsed without reading the highest stamp again for every create. */
   stamp(db: Database, id: number): number {
-    this.lastSeq ??= (db.query("SELECT MAX(use_seq) AS m FROM channel_accounts").get() as { m: number | null }).m ?? 0;
+    this.lastSeq ??= (MAX_SEQ(db).get() as { m: number | null }).m ?? 0;
     const useSeq = ++this.lastSeq;
-    db.query("UPDATE channel_accounts SET use_seq = $seq WHERE id = $id").run({ seq: useSeq, id });
+    SET_SEQ(db).run({ seq: useSeq, id });
     for (const list of this.lists.values()) for (const a of list) if (a.id === id) a.useSeq = useSeq;
     return useSeq;
   }
@@ -109,18 +112,24 @@ export class CandidatesInTransaction {
  * account alone while its group was never computed), read by the allocator for that account.
  */
 export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
-  // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
-  const rows = db
-    .query(
-      `SELECT trade_amount FROM orders WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`,
-    )
-    .all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
+  const rows = TAKEN(db).all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
   return new Set(rows.map((r) => r.trade_amount));
 }
 
 /** The ids of the account `$account`'s report group (itself included). */
 export const GROUP_MEMBERS = `SELECT $account UNION SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
   WHERE a.id = $account AND a.report_group > 0`;
+
+/**
+ * The held amounts of the report group in [min, max]. What holds a slot is stated once (slots.ts),
+ * for this search and the operator's view alike. INDEXED BY: with the report group's IN (subquery)
+ * and no ANALYZE statistics, SQLite chose an OR over the status indexes and read every pending
+ * order on every create (5 ms at 20,000 pending). A function: slots.ts and this module import each
+ * other, so neither reads the other's constants while it loads. Exported for the plan test.
+ */
+export const takenSql = () => `SELECT trade_amount FROM orders INDEXED BY orders_slot WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`;
+
+const TAKEN = prepared(takenSql);
 
 /** Moves the account to the back of the round-robin: its stamp becomes the highest + 1. */
 export function markUsed(db: Database, id: number): number {

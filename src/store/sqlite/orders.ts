@@ -5,16 +5,20 @@ import type { ChannelAccount, Order } from "../../core/types.ts";
 import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, takenTradeAmounts } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
 import { toOrder } from "./rows.ts";
+import { prepared } from "./statement.ts";
 
 type Row = Record<string, unknown>;
 
+const BY_TRADE_NO = prepared("SELECT * FROM orders WHERE trade_no = $t");
+const BY_OUT_TRADE_NO = prepared("SELECT * FROM orders WHERE pid = $pid AND out_trade_no = $o");
+
 export function getOrder(db: Database, tradeNo: string): Order | null {
-  const row = db.query("SELECT * FROM orders WHERE trade_no = $t").get({ t: tradeNo }) as Row | null;
+  const row = BY_TRADE_NO(db).get({ t: tradeNo }) as Row | null;
   return row ? toOrder(row) : null;
 }
 
 export function getOrderByOutTradeNo(db: Database, pid: number, outTradeNo: string): Order | null {
-  const row = db.query("SELECT * FROM orders WHERE pid = $pid AND out_trade_no = $o").get({ pid, o: outTradeNo }) as Row | null;
+  const row = BY_OUT_TRADE_NO(db).get({ pid, o: outTradeNo }) as Row | null;
   return row ? toOrder(row) : null;
 }
 
@@ -67,14 +71,16 @@ function fields(u: CreateOrderUnit, p: Placement) {
  * that read-back was a fifth of the insert's cost. test/store/create-row.test.ts holds the two
  * equal.
  */
+const INSERT = prepared(
+  `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
+                       notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
+   VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
+           $notify, $return, $param, $ip, $device, $extra, $now, $expire)
+   ON CONFLICT (trade_no) DO NOTHING`,
+);
+
 function insert(db: Database, u: CreateOrderUnit, p: Placement): Order {
-  const stmt = db.query(
-    `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
-                         notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
-     VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
-             $notify, $return, $param, $ip, $device, $extra, $now, $expire)
-     ON CONFLICT (trade_no) DO NOTHING`,
-  );
+  const stmt = INSERT(db);
   const values = fields(u, p);
   for (;;) {
     const tradeNo = u.newTradeNo();

@@ -1,6 +1,17 @@
 import type { Database } from "bun:sqlite";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { getOrder } from "./orders.ts";
+import { prepared } from "./statement.ts";
+
+const PAY = prepared(
+  `UPDATE orders SET status = 2, paid_at = $now, api_trade_no = COALESCE($api, api_trade_no), buyer = COALESCE($buyer, buyer)
+   WHERE trade_no = $t AND trade_amount IS NOT NULL
+     AND (status = 1 OR status = 4) AND expire_time >= $since`,
+);
+const OUTBOX = prepared(
+  `INSERT INTO notifications (trade_no, family, url, method, params, next_attempt_at, created_at)
+   VALUES ($t, $family, $url, $method, $params, $now_ms, $now_ms) RETURNING id`,
+);
 
 /**
  * Marks an order paid and writes its outbox row in one commit. The update is conditional on the
@@ -11,13 +22,7 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
     const before = getOrder(db, u.tradeNo);
     if (!before) return { kind: "not_found" };
     if (before.status === 2) return { kind: "already_paid", order: before };
-    const r = db
-      .query(
-        `UPDATE orders SET status = 2, paid_at = $now, api_trade_no = COALESCE($api, api_trade_no), buyer = COALESCE($buyer, buyer)
-         WHERE trade_no = $t AND trade_amount IS NOT NULL
-           AND (status = 1 OR status = 4) AND expire_time >= $since`,
-      )
-      .run({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince });
+    const r = PAY(db).run({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince });
     if (r.changes !== 1) {
       const reason =
         before.status === 3 ? "order is closed" : before.status === 5 ? "order creation failed" : before.tradeAmount === null ? "order has no pay type yet" : "order timed out beyond the match window";
@@ -27,12 +32,7 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
     const entry = u.outbox(paid);
     let notificationId: number | null = null;
     if (entry) {
-      const row = db
-        .query(
-          `INSERT INTO notifications (trade_no, family, url, method, params, next_attempt_at, created_at)
-           VALUES ($t, $family, $url, $method, $params, $now_ms, $now_ms) RETURNING id`,
-        )
-        .get({ t: u.tradeNo, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs }) as { id: number };
+      const row = OUTBOX(db).get({ t: u.tradeNo, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs }) as { id: number };
       notificationId = row.id;
     }
     return { kind: "paid", order: paid, notificationId };

@@ -53,11 +53,12 @@ export function heldSlots(db: Database, accountId: number, unpaidSince: number, 
   const cols = "trade_amount, account_id, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at";
   // A range (the allocator's price..price+offset, a probe) walks orders_slot by amount. The whole
   // view walks by time instead: walking every amount of an account with a million orders took
-  // seconds, while the held orders are the few of the last match window.
+  // seconds, while the held orders are the few of the last match window. INDEXED BY: channels.ts
+  // takenSql says why.
   const rows = o.range
     ? db
         .query(
-          `SELECT ${cols} FROM orders
+          `SELECT ${cols} FROM orders INDEXED BY orders_slot
            WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}
            ORDER BY trade_amount, trade_no LIMIT $limit`,
         )
