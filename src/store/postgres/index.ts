@@ -99,7 +99,11 @@ export class PostgresStore implements Store {
     this.merchantCache.clear();
     return merchants.updateMerchant(await this.db(), pid, patch);
   };
-  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => merchants.merchantOrderCounts(await this.db(), pid, today);
+  // From the rollup (migration 025), as on SQLite.
+  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => {
+    const [yesterday, day] = await this.stats.incomeByRange({ edges: [today - 86400, today, today + 86400], pid });
+    return { total: await merchants.merchantOrderTotal(await this.db(), pid), today: day!.created, yesterday: yesterday!.created };
+  };
 
   getSettings: Store["getSettings"] = async () => merchants.getSettings(await this.db());
   setSetting: Store["setSetting"] = async (key, value) => merchants.setSetting(await this.db(), key, value);

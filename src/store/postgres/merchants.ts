@@ -43,13 +43,10 @@ export async function updateMerchant(
   return rows.length ? toMerchant(rows[0]) : null;
 }
 
-export async function merchantOrderCounts(sql: SQL, pid: number, todayStart: number) {
-  const [row] = await sql`
-    SELECT COUNT(*) AS total,
-           SUM(CASE WHEN created_at >= ${todayStart} THEN 1 ELSE 0 END) AS today,
-           SUM(CASE WHEN created_at >= ${todayStart - 86400} AND created_at < ${todayStart} THEN 1 ELSE 0 END) AS yesterday
-    FROM orders WHERE pid = ${pid}`;
-  return { total: Number(row.total), today: Number(row.today ?? 0), yesterday: Number(row.yesterday ?? 0) };
+/** Every order a merchant ever created, from the day rollup (migration 025): a row per day and account, not per order. */
+export async function merchantOrderTotal(sql: SQL, pid: number): Promise<number> {
+  const [row] = await sql`SELECT COALESCE(sum(created), 0) AS n FROM order_rollup_day WHERE pid = ${pid}`;
+  return Number(row.n);
 }
 
 export async function getSettings(sql: SQL): Promise<Record<string, string>> {

@@ -166,7 +166,12 @@ export class SqliteStore implements Store {
     this.merchantCache.clear();
     return merchants.updateMerchant(this.db, pid, patch);
   };
-  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => merchants.merchantOrderCounts(this.db, pid, today);
+  // From the rollup (migration 025): the merchants list reads it for every merchant, and counting a
+  // merchant's orders one by one took ~12 ms each on a million orders.
+  merchantOrderCounts: Store["merchantOrderCounts"] = async (pid, today) => {
+    const [yesterday, day] = await this.stats.incomeByRange({ edges: [today - 86400, today, today + 86400], pid });
+    return { total: merchants.merchantOrderTotal(this.db, pid), today: day!.created, yesterday: yesterday!.created };
+  };
 
   getSettings: Store["getSettings"] = async () => {
     const rows = this.db.query("SELECT key, value FROM settings").all() as { key: string; value: string }[];

@@ -51,14 +51,7 @@ export function updateMerchant(
   return row ? toMerchant(row) : null;
 }
 
-export function merchantOrderCounts(db: Database, pid: number, todayStart: number) {
-  const row = db
-    .query(
-      `SELECT COUNT(*) AS total,
-              SUM(CASE WHEN created_at >= $today THEN 1 ELSE 0 END) AS today,
-              SUM(CASE WHEN created_at >= $today - 86400 AND created_at < $today THEN 1 ELSE 0 END) AS yesterday
-       FROM orders WHERE pid = $pid`,
-    )
-    .get({ pid, today: todayStart }) as { total: number; today: number | null; yesterday: number | null };
-  return { total: row.total, today: row.today ?? 0, yesterday: row.yesterday ?? 0 };
+/** Every order a merchant ever created, from the day rollup (migration 025): a row per day and account, not per order. */
+export function merchantOrderTotal(db: Database, pid: number): number {
+  return (db.query("SELECT COALESCE(sum(created), 0) AS n FROM order_rollup_day WHERE pid = $pid").get({ pid }) as { n: number }).n;
 }
