@@ -9,7 +9,8 @@
 // paid_at. account_id 0: no account (failed, unpicked). Days are UTC days: a day of the operator's
 // zone is read as whole UTC days and hours plus the minutes of orders at its ends.
 // The indexes of orders that only stats read go: orders_account_created (a write per create),
-// orders_account_paid, orders_paid_day (daily limits) and orders_paid_stats (written per payment).
+// orders_account_paid and orders_paid_stats (written per payment). orders_paid_day stays: the
+// reserved-amounts view walks it (slots.ts), though the daily limits now read the rollup.
 // orders_created_stats stays (the orders list's totals and its unfiltered page, and the minutes at
 // a range's ends); paid orders keep a narrow paid_at index (the list's paid-time filter, those minutes).
 const TABLES = [["order_rollup_hour", 3600], ["order_rollup_day", 86400]] as const;
@@ -71,7 +72,6 @@ END;
 
 DROP INDEX orders_account_created;
 DROP INDEX orders_account_paid;
-DROP INDEX orders_paid_day;
 DROP INDEX orders_paid_stats;
 CREATE INDEX orders_paid_at ON orders (paid_at) WHERE status = 2;
 `;

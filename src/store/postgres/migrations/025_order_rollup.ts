@@ -4,7 +4,8 @@
 // pays an order keeps it without knowing about it. The update trigger's WHEN skips the writes that
 // move nothing (the expiry sweep, a close) without entering PL/pgSQL. The stats-only indexes go;
 // the orders list keeps orders_created_stats for its totals, and paid orders a narrow paid_at
-// index. orders_paid_day stays here: the PostgreSQL create reads the daily limits from it.
+// index. orders_paid_day stays, as on SQLite: the reserved-amounts view and the PostgreSQL
+// create's daily limits read it.
 const TABLES = [["order_rollup_hour", 3600], ["order_rollup_day", 86400]] as const;
 
 const bucket = (col: string, width: number) => `${col} - ${col} % ${width}`;
