@@ -6,7 +6,8 @@
 // pay, late pay, assignment, manual pay, a copy's inserts), so no code path can forget them.
 // An order counts `created` in the hour (day) of created_at under its (pid, account, pay type) of
 // now, and, while status = 2, `paid_count`/`paid_amount` (trade_amount) in the hour (day) of
-// paid_at. account_id 0: no account (failed, unpicked). Days are UTC days: a day of the operator's
+// paid_at (a paid row without paid_at, which no write path makes, counts as paid nowhere, as the
+// range counts over orders read it). account_id 0: no account (failed, unpicked). Days are UTC days: a day of the operator's
 // zone is read as whole UTC days and hours plus the minutes of orders at its ends.
 // The indexes of orders that only stats read go: orders_account_created (a write per create),
 // orders_account_paid and orders_paid_stats (written per payment). orders_paid_day stays: the
@@ -22,7 +23,7 @@ const addCreated = each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pa
     VALUES (${bucket("NEW.created_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
     ON CONFLICT DO UPDATE SET created = created + 1;`);
 const addPaid = each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-    SELECT ${bucket("NEW.paid_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0) WHERE NEW.status = 2
+    SELECT ${bucket("NEW.paid_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0) WHERE NEW.status = 2 AND NEW.paid_at IS NOT NULL
     ON CONFLICT DO UPDATE SET paid_count = paid_count + 1, paid_amount = paid_amount + excluded.paid_amount;`);
 const dropCreated = each((t, w) => `UPDATE ${t} SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at", w)} AND ${key("OLD")};`);
 const dropPaid = each((t, w) => `UPDATE ${t} SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
@@ -43,7 +44,7 @@ CREATE TABLE ${t} (
 INSERT INTO ${t} (bucket, pid, account_id, pay_type, created)
   SELECT ${bucket("created_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
 INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
+  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 AND paid_at IS NOT NULL GROUP BY 1, 2, 3, 4
   ON CONFLICT DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;`;
 
 export default `

@@ -26,7 +26,7 @@ CREATE TABLE ${t} (
 INSERT INTO ${t} (bucket, pid, account_id, pay_type, created)
   SELECT ${bucket("created_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*) FROM orders GROUP BY 1, 2, 3, 4;
 INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
-  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 GROUP BY 1, 2, 3, 4
+  SELECT ${bucket("paid_at", w)}, pid, COALESCE(account_id, 0), pay_type, count(*), COALESCE(sum(trade_amount), 0) FROM orders WHERE status = 2 AND paid_at IS NOT NULL GROUP BY 1, 2, 3, 4
   ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET paid_count = excluded.paid_count, paid_amount = excluded.paid_amount;`;
 
 export default `
@@ -53,7 +53,7 @@ BEGIN
     IF created_moved THEN
       ${each((t, w) => `UPDATE ${t} SET created = created - 1 WHERE bucket = ${bucket("OLD.created_at", w)} AND ${key("OLD")};`)}
     END IF;
-    IF paid_moved AND OLD.status = 2 THEN
+    IF paid_moved AND OLD.status = 2 AND OLD.paid_at IS NOT NULL THEN
       ${each((t, w) => `UPDATE ${t} SET paid_count = paid_count - 1, paid_amount = paid_amount - COALESCE(OLD.trade_amount, 0)
         WHERE bucket = ${bucket("OLD.paid_at", w)} AND ${key("OLD")};`)}
     END IF;
@@ -63,7 +63,7 @@ BEGIN
       ${each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, created) VALUES (${bucket("NEW.created_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1)
         ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = ${t}.created + 1;`)}
     END IF;
-    IF paid_moved AND NEW.status = 2 THEN
+    IF paid_moved AND NEW.status = 2 AND NEW.paid_at IS NOT NULL THEN
       ${each((t, w) => `INSERT INTO ${t} (bucket, pid, account_id, pay_type, paid_count, paid_amount)
         VALUES (${bucket("NEW.paid_at", w)}, NEW.pid, COALESCE(NEW.account_id, 0), NEW.pay_type, 1, COALESCE(NEW.trade_amount, 0))
         ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE
