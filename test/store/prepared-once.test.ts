@@ -1,8 +1,9 @@
 // The SQLite create and pay paths hold their statements (src/store/sqlite/statement.ts): after the
-// first unit, a create or a payment neither prepares a statement nor looks one up by its text.
+// first unit, a create or a payment neither prepares a statement nor looks one up by its text, and
+// closing the store still closes the database.
 import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SqliteStore } from "../../src/store/sqlite/index.ts";
 import { tempDir } from "../helpers.ts";
@@ -12,7 +13,8 @@ const dir = tempDir("xpay-prepared-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 test("creates and payments after the first prepare nothing and look nothing up by SQL text", async () => {
-  const store = SqliteStore.open(join(dir, "xpay.db"));
+  const path = join(dir, "xpay.db");
+  const store = SqliteStore.open(path);
   await merchant(store);
   await account(store, { day: 1_000_000 }); // a daily limit: the candidates read today's paid sum too
   const createAndPay = async (amount: number) => {
@@ -37,5 +39,9 @@ test("creates and payments after the first prepare nothing and look nothing up b
     for (const restore of spies) restore();
   }
   expect(calls).toEqual([]);
+  // The held statements do not keep the connection open past close(): the last close checkpoints
+  // and removes the write-ahead log (a held db.prepare statement left it, and the file a schema-less
+  // main file to whoever copied it).
   store.close();
+  expect(existsSync(`${path}-wal`)).toBe(false);
 });
