@@ -31,7 +31,28 @@ export interface AllocationPolicy {
 }
 
 export type Allocation = { ok: true; account: CandidateAccount; tradeAmount: number } | { ok: false; reason: string };
-export type AllocationRule = (view: AllocationView) => Allocation;
+
+/**
+ * What a rule was built from, as data: a store that decides on the database server in one round
+ * trip (PostgreSQL's create function, migration 026) reads this instead of calling the rule; it
+ * cannot call back into the application without holding its locks across a round trip. The
+ * offset bound is computed here (offsetLimit) so its arithmetic stays in one place.
+ */
+export interface AllocationRequest {
+  pid: number;
+  payType: string;
+  amount: number;
+  now: number;
+  dayStart: number;
+  policy: AllocationPolicy;
+  /** offsetLimit(amount, policy) */
+  maxOffset: number;
+  /** Only this account may take the order (the console's 测试支付), or any candidate. */
+  onlyAccountId: number | null;
+}
+
+/** A rule without `request` (a test's own rule) runs through the view, wherever the store is. */
+export type AllocationRule = ((view: AllocationView) => Allocation) & { readonly request?: AllocationRequest };
 
 /**
  * How far (in cents) this amount's payable amount may move: max_offset, and at most
@@ -62,7 +83,8 @@ function fits(a: CandidateAccount, amount: number, now: number, p: AllocationPol
   return null;
 }
 
-const NEAR = 16;
+/** How many payable amounts a create reads first (most find a free one there); PostgreSQL's create function reads the same. */
+export const NEAR = 16;
 
 /** Builds the rule for one order; the store calls it with a view inside its transaction. */
 export function allocationRule(o: { pid: number; payType: string; amount: number; now: number; dayStart: number }, p: AllocationPolicy): AllocationRule {
@@ -74,7 +96,8 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
   };
   const maxOffset = offsetLimit(o.amount, p);
   const near = Math.min(maxOffset, NEAR);
-  return (view) => {
+  const request: AllocationRequest = { ...o, policy: { ...p }, maxOffset, onlyAccountId: null };
+  const rule = (view: AllocationView): Allocation => {
     const accounts = view
       .candidateAccounts(o.pid, o.payType, o.dayStart)
       .sort((a, b) => a.sort - b.sort || a.useSeq - b.useSeq || a.id - b.id);
@@ -96,4 +119,5 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
     }
     return { ok: false, reason: lastReason };
   };
+  return Object.assign(rule, { request });
 }

@@ -71,10 +71,11 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 
 /** A rule that may only take one account: the console's 测试支付 (test-pay.ts) pins the account it tests. */
 export function pinnedRule(rule: AllocationRule, accountId: number): AllocationRule {
-  return (view) => rule({
+  const pinned: AllocationRule = (view) => rule({
     candidateAccounts: (pid, payType, dayStart) => view.candidateAccounts(pid, payType, dayStart).filter((a) => a.id === accountId),
     takenTradeAmounts: (id, since, range) => view.takenTradeAmounts(id, since, range),
   });
+  return rule.request ? Object.assign(pinned, { request: { ...rule.request, onlyAccountId: accountId } }) : pinned;
 }
 
 export async function createOrder(gw: Gateway, merchant: Merchant, o: NewOrder, only?: { accountId: number }): Promise<CreateOutcome> {

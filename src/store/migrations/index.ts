@@ -19,6 +19,7 @@ import ruleTitles from "./018_rule_titles.ts";
 import unmatchedMoney from "./022_unmatched_money.ts";
 import merchantDelivery from "./023_merchant_delivery.ts";
 import orderRollup from "./025_order_rollup.ts";
+import createFunction from "./026_create_function.ts";
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: "unmatched_money", sql: unmatchedMoney },
   { version: 23, name: "merchant_delivery", sql: merchantDelivery },
   { version: 25, name: "order_rollup", sql: orderRollup },
+  { version: 26, name: "create_function", sql: createFunction },
 ];

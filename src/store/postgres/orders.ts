@@ -105,10 +105,11 @@ async function retry(tx: SQL, u: CreateOrderUnit, existing: Order, p: Placement)
 }
 
 /**
+ * The create for a rule that carries no data (create.ts runs every other one in one call).
  * One transaction: the merchant's out_trade_no locked (a copy of this create on another instance
  * waits here, then finds this order), the idempotency decision, the allocation, the insert.
  */
-export function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
+export function createOrderReplayed(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
   return allocating(sql, async (tx, mode): Promise<CreateOrderResult> => {
     await lock(tx, Lock.outTradeNo, `${u.order.pid}\n${u.order.outTradeNo}`);
     const existing = await getOrderByOutTradeNo(tx, u.order.pid, u.order.outTradeNo);

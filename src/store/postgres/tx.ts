@@ -13,10 +13,18 @@ export function sqlState(e: unknown): string | undefined {
 }
 
 /** Runs `work` in a transaction; a rerun after a retryable failure starts from nothing. */
-export async function unit<T>(sql: SQL, work: (tx: SQL) => Promise<T>): Promise<T> {
+export function unit<T>(sql: SQL, work: (tx: SQL) => Promise<T>): Promise<T> {
+  return retried(() => sql.begin((tx) => work(tx)) as Promise<T>);
+}
+
+/**
+ * Reruns `work` after a retryable failure. Alone, for one statement that is its own transaction
+ * (no BEGIN and COMMIT round trips): the create function's call (create.ts).
+ */
+export async function retried<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return (await sql.begin((tx) => work(tx))) as T;
+      return await work();
     } catch (e) {
       const state = sqlState(e);
       if (attempt >= MAX_TRIES || state === undefined || !RETRYABLE.has(state)) throw e;
