@@ -1,39 +1,114 @@
-// Creates per second through the PostgreSQL store alone (no HTTP), one or two store instances (two
-// connection pools, as two xpay processes have) on one database, 16 accounts of one pay type, 32
-// creates in flight: what the account locks of a create let through (src/store/postgres/README.md,
-// "Known limits"). `bun bench/pg-creates.ts [seconds]`; XPAY_ROOT=/other/checkout compares another
-// version of the store on the same cluster in the same run.
+// Creates per second through the PostgreSQL store alone (no HTTP), with what each create costs:
+// one or two store instances (two connection pools, as two xpay processes have) on one database,
+// N accounts of one pay type, 32 creates in flight. Per setup: creates/s, CPU steal, PostgreSQL's
+// CPU per create (/proc), the application's (this process: the core's unit and the store), WAL
+// bytes, records, full-page images and flushes per create, the flush time, the create statement's
+// pg_stat_statements line (calls, mean time, rows), the lock hold inside the create function, and
+// the slots held twice (must be 0). `bun bench/pg-creates.ts [seconds]`.
+// Env: XPAY_ROOTS=/a,/b (checkouts alternated in each round, ratios against the first; XPAY_ROOT
+// alone is one), BENCH_PG_ROUNDS (2), BENCH_PG_ACCOUNTS (16,64), BENCH_PG_INSTANCES (1,2),
+// BENCH_PG_INFLIGHT (32), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
 import { join } from "node:path";
+import { SQL } from "bun";
 import { startCluster } from "../test/pg/cluster.ts";
+import { cpuTimes, stealPct } from "./lib.ts";
+import { costReader, COST_SETTINGS, serverCpuMs } from "./pg-cost.ts";
 
-const root = process.env.XPAY_ROOT ?? join(import.meta.dir, "..");
-const { PostgresStore } = await import(join(root, "src/store/postgres/index.ts"));
-const h = await import(join(root, "test/store-contract/harness.ts"));
+const here = join(import.meta.dir, "..");
+const roots = (process.env.XPAY_ROOTS ?? process.env.XPAY_ROOT ?? here).split(",");
 const seconds = Number(process.argv[2] ?? 5);
-// PG_DURABLE=0: fsync off, to see the locks rather than the disk.
-const cluster = await startCluster({ durable: process.env.PG_DURABLE !== "0" });
+const ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? 2);
+const list = (v: string | undefined, d: string) => (v ?? d).split(",").map(Number);
+const ACCOUNTS = list(process.env.BENCH_PG_ACCOUNTS, "16,64");
+const INSTANCES = list(process.env.BENCH_PG_INSTANCES, "1,2");
+const INFLIGHT = Number(process.env.BENCH_PG_INFLIGHT ?? 32);
+
+interface Checkout {
+  root: string;
+  PostgresStore: { open(url: string, o: { max: number }): unknown };
+  h: typeof import("../test/store-contract/harness.ts");
+  /** the create function's lock hold counters (absent before it) */
+  hold?: { creates: number; micros: number };
+}
+
+async function checkout(root: string): Promise<Checkout> {
+  const { PostgresStore } = await import(join(root, "src/store/postgres/index.ts"));
+  const h = await import(join(root, "test/store-contract/harness.ts"));
+  const hold = await import(join(root, "src/store/postgres/create.ts")).then((m) => m.lockHold, () => undefined);
+  return { root, PostgresStore, h, hold };
+}
+
+const HELD_TWICE = `SELECT count(*) AS n FROM (SELECT COALESCE(NULLIF(a.report_group, 0), a.id) g, o.trade_amount FROM orders o JOIN channel_accounts a ON a.id = o.account_id
+  WHERE o.status = 1 GROUP BY 1, 2 HAVING count(*) > 1) t`;
+
+const cluster = await startCluster({ durable: process.env.PG_DURABLE !== "0", settings: COST_SETTINGS });
+const cost = await costReader(cluster.url("postgres"));
+const checkouts = await Promise.all(roots.map(checkout));
+type Store = { createOrder(u: unknown): Promise<{ kind: string; order?: { status: number } }>; end(): Promise<void> };
+const results: string[] = [];
+let n = 0;
+
+async function measure(c: Checkout, instances: number, accounts: number, round: number): Promise<number> {
+  const name = `c${++n}`;
+  const url = await cluster.createDatabase(name);
+  const stores = Array.from({ length: instances }, () => c.PostgresStore.open(url, { max: 16 }) as Store);
+  await c.h.merchant(stores[0] as never);
+  for (let i = 0; i < accounts; i++) await c.h.account(stores[0] as never);
+  const createOne = (w: number) => stores[w % instances]!.createOrder(c.h.createUnit(c.h.newOrder({ amount: 1000 + Math.floor(Math.random() * 9000) }), { policy: { maxOffset: 50 } }));
+  await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // connections open, plans cached
+  await cost.reset();
+  const before = { cpu: cpuTimes(), pg: serverCpuMs(cluster.dataDir), app: process.cpuUsage(), wal: await cost.wal(), hold: { ...(c.hold ?? { creates: 0, micros: 0 }) } };
+  let made = 0;
+  let failed = 0;
+  let waitedMs = 0;
+  const until = performance.now() + seconds * 1000;
+  const worker = async (w: number) => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      const r = await createOne(w);
+      waitedMs += performance.now() - t;
+      if (r.kind === "created" && r.order?.status === 1) made++;
+      else failed++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => worker(w)));
+  const elapsed = (performance.now() - t0) / 1000;
+  const wal = await cost.wal();
+  const app = process.cpuUsage(before.app);
+  const pgMs = serverCpuMs(cluster.dataDir) - before.pg;
+  const steal = stealPct(before.cpu, cpuTimes());
+  const walBytes = await cost.walBytes(before.wal.lsn, wal.lsn);
+  const top = (await cost.statements(name)).find((s) => /xpay_create_order|INSERT INTO orders/.test(s.query));
+  const look = new SQL(url, { max: 1 });
+  const heldTwice = Number(((await look.unsafe(HELD_TWICE)) as { n: number }[])[0]!.n);
+  await look.close();
+  const hold = c.hold ? { creates: c.hold.creates - before.hold.creates, micros: c.hold.micros - before.hold.micros } : null;
+  await Promise.all(stores.map((s) => s.end()));
+  const rate = made / elapsed;
+  const per = (v: number, d = 2) => (made ? (v / made).toFixed(d) : "-");
+  const syncs = wal.syncs - before.wal.syncs;
+  results.push(
+    `| ${round} | ${c.root === here ? "this checkout" : c.root} | ${instances} | ${accounts} | ${Math.round(rate)} | ${steal.toFixed(1)} % | ${failed} | ${heldTwice} ` +
+      `| ${per(pgMs, 3)} | ${per((app.user + app.system) / 1000, 3)} | ${per(walBytes, 0)} | ${per(wal.records - before.wal.records, 1)} | ${per(wal.fpi - before.wal.fpi, 2)} ` +
+      `| ${per(syncs, 3)} | ${syncs ? ((wal.syncMs - before.wal.syncMs) / syncs).toFixed(2) : "-"} | ${top ? `${top.calls} / ${top.meanMs.toFixed(3)} / ${top.rows}` : "-"} ` +
+      `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} |`,
+  );
+  console.error(`[pg-creates] round ${round} ${c.root} ${instances} instance(s), ${accounts} accounts: ${Math.round(rate)} creates/s, steal ${steal.toFixed(1)} %, failed ${failed}, held twice ${heldTwice}`);
+  return rate;
+}
+
 try {
-  for (const instances of [1, 2]) {
-    const url = await cluster.createDatabase(`creates${instances}`);
-    const stores = Array.from({ length: instances }, () => PostgresStore.open(url, { max: 16 }));
-    await h.merchant(stores[0]);
-    for (let i = 0; i < 16; i++) await h.account(stores[0]);
-    let made = 0;
-    let failed = 0;
-    const until = performance.now() + seconds * 1000;
-    const worker = async (w: number) => {
-      for (let i = 0; performance.now() < until; i++) {
-        const r = await stores[w % instances].createOrder(h.createUnit(h.newOrder({ amount: 1000 + Math.floor(Math.random() * 9000) }), { policy: { maxOffset: 50 } }));
-        if (r.kind === "created" && r.order.status === 1) made++;
-        else failed++;
-      }
-    };
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: 32 }, (_, w) => worker(w)));
-    const rate = made / ((performance.now() - t0) / 1000);
-    console.log(`${instances} instance(s): ${Math.round(rate)} creates/s (${made} made, ${failed} failed) [${root}]`);
-    await Promise.all(stores.map((s: { end(): Promise<void> }) => s.end()));
+  for (let round = 1; round <= ROUNDS; round++) {
+    // alternated: the checkout measured first in one round is measured last in the next
+    const order = round % 2 ? checkouts : [...checkouts].reverse();
+    for (const accounts of ACCOUNTS) for (const instances of INSTANCES) for (const c of order) await measure(c, instances, accounts, round);
   }
+  console.log(`PostgreSQL ${process.env.PG_DURABLE === "0" ? "fsync off" : "durable defaults"}, ${INFLIGHT} creates in flight, ${seconds} s per setup, 16 connections per instance, max_offset 50`);
+  console.log("| round | checkout | instances | accounts | creates/s | steal | failed | slots held twice | PostgreSQL CPU ms/create | app CPU ms/create | WAL bytes/create | WAL records/create | full-page images/create | WAL flushes/create | ms/flush | create statement: calls / mean ms / rows | lock hold in function µs | client ms/create |");
+  console.log(`|${"---|".repeat(18)}`);
+  for (const r of results) console.log(r);
 } finally {
+  await cost.close();
   cluster.stop();
 }

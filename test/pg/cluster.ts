@@ -95,8 +95,11 @@ process.once("exit", () => {
   for (const stop of live) stop();
 });
 
-/** durable: keep PostgreSQL's default fsync, synchronous_commit and full_page_writes (the benchmark). */
-export async function startCluster(o: { durable?: boolean } = {}): Promise<PgCluster> {
+/**
+ * durable: keep PostgreSQL's default fsync, synchronous_commit and full_page_writes (the benchmark).
+ * settings: more `-c name=value` (the benchmark's shared_preload_libraries=pg_stat_statements).
+ */
+export async function startCluster(o: { durable?: boolean; settings?: Record<string, string> } = {}): Promise<PgCluster & { dataDir: string }> {
   const bin = findPgBin();
   if (!bin) throw new Error(pgAvailability().run ? "unreachable" : "PostgreSQL is not installed");
   const as = runAs();
@@ -124,7 +127,8 @@ export async function startCluster(o: { durable?: boolean } = {}): Promise<PgClu
       port = await freePort();
       // Durability off: the cluster lives for one test run (the benchmark keeps the defaults: durable).
       const fast = o.durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off";
-      const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast} -c max_connections=200`;
+      const more = Object.entries(o.settings ?? {}).map(([k, v]) => ` -c ${k}=${v}`).join("");
+      const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}${fast} -c max_connections=200${more}`;
       try {
         run(join(bin, "pg_ctl"), ["-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", opts, "start"], as);
         started = true;
@@ -138,6 +142,7 @@ export async function startCluster(o: { durable?: boolean } = {}): Promise<PgClu
     return {
       url,
       port,
+      dataDir: data,
       async createDatabase(name = `t${process.pid}_${++n}`) {
         const admin = new SQL(url("postgres"), { max: 1 });
         try {

@@ -9,6 +9,7 @@ import type { SQL } from "bun";
 import { NEAR } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit } from "../../core/store.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
+import { insertedOrder } from "../created-order.ts";
 import { toChannel, toOrder } from "../sqlite/rows.ts";
 import { createOrderReplayed } from "./orders.ts";
 import { retried, sqlState } from "./tx.ts";
@@ -19,6 +20,8 @@ type Row = Record<string, unknown>;
 const ACCOUNTS_BUSY = "XP001";
 /** Raised by the function: every trade_no drawn was taken; draw new ones. */
 const TRADE_NO_TAKEN = "XP002";
+/** Another create inserted the same new trade_no at the same moment: draw new ones. */
+const UNIQUE_VIOLATION = "23505";
 /** trade_nos drawn per call: a collision needs the same second and the same six random digits. */
 const DRAWS = 3;
 
@@ -30,7 +33,7 @@ function call(sql: SQL, u: CreateOrderUnit, waiting: boolean) {
   const r = u.allocate?.request;
   const tradeNos = Array.from({ length: DRAWS }, () => u.newTradeNo());
   return sql`
-    SELECT outcome, order_row, account_row, held_us FROM xpay_create_order(
+    SELECT outcome, trade_no, status, fail_reason, account_id, trade_amount, order_row, account_row, held_us FROM xpay_create_order(
       ${tradeNos}::text[], ${o.pid}, ${o.outTradeNo}, ${o.family}, ${o.payType}, ${o.name}, ${o.amount},
       ${o.notifyUrl}, ${o.returnUrl}, ${o.param}, ${o.clientip}, ${o.device}, ${JSON.stringify(o.extra)}, ${u.now}, ${u.expireTime},
       ${r !== undefined}, ${r?.dayStart ?? 0}, ${r?.maxOffset ?? 0}, ${Math.min(r?.maxOffset ?? 0, NEAR)}, ${r?.policy.direction === "up" ? 1 : -1},
@@ -50,7 +53,7 @@ async function run(sql: SQL, u: CreateOrderUnit): Promise<Row> {
       return rows[0] as Row;
     } catch (e) {
       const state = sqlState(e);
-      if (attempt >= 8 || (state !== ACCOUNTS_BUSY && state !== TRADE_NO_TAKEN)) throw e;
+      if (attempt >= 8 || (state !== ACCOUNTS_BUSY && state !== TRADE_NO_TAKEN && state !== UNIQUE_VIOLATION)) throw e;
       if (state === ACCOUNTS_BUSY) waiting = true;
     }
   }
@@ -59,10 +62,15 @@ async function run(sql: SQL, u: CreateOrderUnit): Promise<Row> {
 export async function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
   if (u.allocate && !u.allocate.request) return createOrderReplayed(sql, u);
   const row = await run(sql, u);
-  const order: Order = toOrder(row.order_row as Row);
   lockHold.creates++;
   lockHold.micros += Number(row.held_us);
-  if (row.outcome === "created") return { kind: "created", order, account: channel(row.account_row) };
+  if (row.outcome === "created") {
+    // A new row is built from what was sent (not read back); a retried failed row comes back whole.
+    const placed = { acc: row.account_id === null ? null : Number(row.account_id), ta: row.trade_amount === null ? null : Number(row.trade_amount), status: Number(row.status) as 1 | 5, reason: String(row.fail_reason) };
+    const order = row.order_row ? toOrder(row.order_row as Row) : insertedOrder(String(row.trade_no), u, placed);
+    return { kind: "created", order, account: channel(row.account_row) };
+  }
+  const order: Order = toOrder(row.order_row as Row);
   const d = u.onExisting(order);
   if (d.kind === "error") return { kind: "error", reason: d.reason };
   if (d.kind === "return") return { kind: "existing", order, account: channel(row.account_row) };

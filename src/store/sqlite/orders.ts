@@ -6,6 +6,7 @@ import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, taken
 import { inTransaction } from "./transaction.ts";
 import { toOrder } from "./rows.ts";
 import { prepared } from "./statement.ts";
+import { insertedOrder } from "../created-order.ts";
 
 type Row = Record<string, unknown>;
 
@@ -87,16 +88,6 @@ function insert(db: Database, u: CreateOrderUnit, p: Placement): Order {
     if (stmt.run({ ...values, trade_no: tradeNo }).changes === 1) return insertedOrder(tradeNo, u, p);
     // else a trade_no collision: draw again
   }
-}
-
-function insertedOrder(tradeNo: string, u: CreateOrderUnit, p: Placement): Order {
-  const o = u.order;
-  return {
-    tradeNo, pid: o.pid, outTradeNo: o.outTradeNo, family: o.family, payType: o.payType, name: o.name, amount: o.amount,
-    tradeAmount: p.ta, accountId: p.acc, status: p.status, failReason: p.reason, notifyUrl: o.notifyUrl, returnUrl: o.returnUrl,
-    param: o.param, clientip: o.clientip, device: o.device, extra: { ...o.extra }, apiTradeNo: "", buyer: "",
-    createdAt: u.now, expireTime: u.expireTime, paidAt: null, closedAt: null,
-  };
 }
 
 /**
