@@ -143,25 +143,33 @@ export async function closeOrder(sql: SQL, tradeNo: string, now: number): Promis
   return r.count === 1;
 }
 
+/** Orders one sweep statement times out: its own transaction, so its row locks last one batch. */
+export const EXPIRY_BATCH = 1000;
+
 /**
- * Status 4 for pending orders past expire_time. Rows another instance's sweep holds are skipped,
- * not waited for: two sweeps share the work instead of queueing behind each other.
+ * Status 4 for pending orders past expire_time, in batches of EXPIRY_BATCH, each its own statement
+ * and transaction: a backlog (a server down for hours) never becomes one transaction locking every
+ * row of it while creates and payments wait. Rows another instance's sweep holds are skipped, not
+ * waited for: two sweeps share the work instead of queueing behind each other.
  */
-export async function expireOrders(sql: SQL, now: number, tally?: (family: string, payType: string, count: number) => void): Promise<number> {
-  const rows = await sql`
-    UPDATE orders SET status = 4
-    WHERE trade_no IN (SELECT trade_no FROM orders WHERE status = 1 AND expire_time <= ${now} FOR UPDATE SKIP LOCKED)
-      AND status = 1
-    RETURNING family, pay_type`;
-  if (tally) {
-    const counts = new Map<string, { family: string; payType: string; n: number }>();
+export async function expireOrders(sql: SQL, now: number, tally?: (family: string, payType: string, count: number) => void, batch = EXPIRY_BATCH): Promise<number> {
+  const counts = new Map<string, { family: string; payType: string; n: number }>();
+  let total = 0;
+  for (;;) {
+    const rows = await sql`
+      UPDATE orders SET status = 4
+      WHERE trade_no IN (SELECT trade_no FROM orders WHERE status = 1 AND expire_time <= ${now} LIMIT ${batch} FOR UPDATE SKIP LOCKED)
+        AND status = 1
+      RETURNING family, pay_type`;
+    total += rows.length;
     for (const r of rows as Row[]) {
       const key = `${r.family}\n${r.pay_type}`;
       const c = counts.get(key) ?? { family: String(r.family), payType: String(r.pay_type), n: 0 };
       c.n++;
       counts.set(key, c);
     }
-    for (const c of counts.values()) tally(c.family, c.payType, c.n);
+    if (rows.length < batch) break;
   }
-  return rows.length;
+  if (tally) for (const c of counts.values()) tally(c.family, c.payType, c.n);
+  return total;
 }
