@@ -23,6 +23,8 @@ export interface Arm {
   /** each instance's base URL */
   gateways: string[];
   pids: number[];
+  /** the PostgreSQL database's name (null on SQLite) */
+  database: string | null;
   /** PostgreSQL's durability settings as the arm's own session reads them (null on SQLite) */
   durability: string | null;
   /** the pending orders whose out_trade_no starts with prefix (what the phone would report) */
@@ -95,7 +97,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
       }
     };
     return {
-      name, gateways, pids: procs.map((p) => p.pid), durability: null,
+      name, gateways, pids: procs.map((p) => p.pid), durability: null, database: null,
       pending: async (prefix) => read<PendingOrder>(`${PENDING}'${prefix}%'`),
       slotsHeldTwice: async () => read<{ n: number }>(HELD_TWICE(nowSeconds()))[0]!.n,
       stop: async () => {
@@ -117,7 +119,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
   const show = async (k: string) => `${k} ${((await sql.unsafe(`SHOW ${k}`)) as Record<string, string>[])[0]![k]}`;
   const durability = (await Promise.all(["fsync", "synchronous_commit", "full_page_writes"].map(show))).join(", ");
   return {
-    name, gateways, pids: procs.map((p) => p.pid), durability,
+    name, gateways, pids: procs.map((p) => p.pid), durability, database: new URL(url).pathname.slice(1),
     // the prefix is ours (letters, digits, '-'): inlined, as the SQLite reader does
     pending: async (prefix) =>
       ((await sql.unsafe(`${PENDING}'${prefix}%'`)) as PendingOrder[]).map((r) => ({ ...r, trade_amount: Number(r.trade_amount), account_id: Number(r.account_id) })),

@@ -83,7 +83,7 @@ export async function costReader(adminUrl: string) {
         SELECT s.query, s.calls, s.mean_exec_time, s.rows, s.total_exec_time FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
         WHERE d.datname = ${database} AND s.toplevel ORDER BY s.total_exec_time DESC LIMIT ${limit}`;
       return rows.map((r: Record<string, unknown>) => ({
-        query: String(r.query).replace(/\s+/g, " ").replace(/^(SELECT .{0,40}?FROM )(\w+)\(.*/, "$1$2(...)").slice(0, 100), calls: Number(r.calls), meanMs: Number(r.mean_exec_time), rows: Number(r.rows), totalMs: Number(r.total_exec_time),
+        query: String(r.query).replace(/\s+/g, " ").replace(/^SELECT .*? FROM (\w+)\(.*/, "SELECT ... FROM $1(...)").slice(0, 100), calls: Number(r.calls), meanMs: Number(r.mean_exec_time), rows: Number(r.rows), totalMs: Number(r.total_exec_time),
       }));
     },
     close: () => sql.close(),

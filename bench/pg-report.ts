@@ -5,12 +5,25 @@ import type { LoadResult } from "./lib.ts";
 import { ARM_LABEL, type ArmName } from "./pg-arms.ts";
 import type { NotifyResult } from "./notify.ts";
 import { median } from "./report.ts";
+import type { StatementCost } from "./pg-cost.ts";
+
+/** Per created order, around the create run (pg.ts costed); NaN where it does not apply (SQLite). */
+export interface CreateCost {
+  /** the xpay serve processes, all instances, user + system */
+  appMs: number;
+  pgMs: number;
+  /** the load generator (autocannon in the bench process) */
+  clientMs: number;
+  walBytes: number;
+  statement: StatementCost | null;
+}
 
 export interface ArmRun {
   arm: ArmName;
   round: number;
   create: LoadResult;
   createBaseline: LoadResult;
+  createCost: CreateCost;
   notify: NotifyResult;
   notifyBaseline: LoadResult;
   slotsHeldTwice: number;
@@ -33,6 +46,11 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
     const m = (f: (r: ArmRun) => number) => median(rs.map(f));
     return `| ${ARM_LABEL[a]} | ${rs.length} | ${fmt(m((r) => r.create.rps))} | ${fmt(100 * m((r) => r.create.rps / r.createBaseline.rps), 1)}% | ${fmt(m((r) => r.create.p99), 1)} | ${fmt(m((r) => r.notify.perSecond))} | ${fmt(100 * m((r) => r.notify.perSecond / r.notifyBaseline.rps), 1)}% | ${fmt(m((r) => r.notify.p50), 1)} | ${fmt(m((r) => r.notify.p99), 1)} | ${fmt(Math.max(...rs.flatMap((r) => r.rss)), 1)} |`;
   });
+  const costs = o.runs.map((r) => {
+    const c = r.createCost;
+    const st = c.statement ? `${c.statement.calls} / ${fmt(c.statement.meanMs, 3)} / ${c.statement.rows}` : "-";
+    return `| ${r.round} | ${ARM_LABEL[r.arm]} | ${fmt(r.create.rps)} | ${fmt(c.appMs, 3)} | ${fmt(c.pgMs, 3)} | ${fmt(c.clientMs, 3)} | ${fmt(c.walBytes)} | ${st} | ${fmt(r.create.steal, 1)}% |`;
+  });
   const bad = o.runs.filter((r) => r.create.failed || r.create.errors || r.notify.failed || r.notify.delivered < r.notify.matched || r.slotsHeldTwice);
   return [
     `xpay bench:pg ${new Date().toISOString()}: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, Bun ${Bun.version}, ${o.settings}; server(s), PostgreSQL and client share the cores`,
@@ -45,6 +63,12 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
     "| setup (median of rounds) | rounds | create req/s | vs baseline | create p99 ms | notifications/s | vs baseline | notify p50 ms | notify p99 ms | peak RSS per instance MiB |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...med,
+    "",
+    "What a create cost (CPU ms per created order: the xpay serve processes summed, PostgreSQL's server, the load generator; WAL bytes per created order; the create statement in pg_stat_statements):",
+    "",
+    "| round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | create statement: calls / mean ms / rows | CPU stolen |",
+    "|---:|---|---:|---:|---:|---:|---:|---|---:|",
+    ...costs,
     "",
     bad.length ? `CHECK FAILED in ${bad.map((r) => `round ${r.round} ${ARM_LABEL[r.arm]}`).join(", ")}: failed answers, lost notifications or a slot held twice` : "checks: no failed answer, every matched report's notification delivered, no slot held twice",
     `whole run ${fmt(o.seconds)} s`,

@@ -5,7 +5,9 @@
 // waits for its WAL flush). SQLite runs WAL with synchronous = NORMAL (src/store/db.ts: a commit is
 // not flushed, a checkpoint is); BENCH_PG_SYNCHRONOUS_COMMIT=off is PostgreSQL's like of it.
 // Every figure is measured right after a run of the bare-Elysia baseline and given as a share of
-// it: the machine is shared and its speed drifts.
+// it: the machine is shared and its speed drifts. Each create run also reads what a create costs
+// (bench/pg-cost.ts): the servers' CPU, PostgreSQL's CPU, this process's (the load generator), WAL
+// bytes, and the create statement's pg_stat_statements line (calls, mean time, rows).
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2), BENCH_CONNECTIONS
 // (64 in all, shared out over the instances), BENCH_NOTIFY_ORDERS, BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_ARMS (comma list of sqlite-1,pg-1,pg-2), BENCH_XPAY_ROOT (the checkout whose server runs),
@@ -15,10 +17,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
 import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP } from "./lib.ts";
-import { type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
+import { type Arm, type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
+import { costReader, COST_SETTINGS, processCpuMs, serverCpuMs } from "./pg-cost.ts";
 import { notifyLoad, startReceiver } from "./notify.ts";
 import { createLoad } from "./pg-load.ts";
-import { type ArmRun, render } from "./pg-report.ts";
+import { type ArmRun, type CreateCost, render } from "./pg-report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ARMS = (process.env.BENCH_ARMS ?? "sqlite-1,pg-1,pg-2").split(",") as ArmName[];
@@ -32,7 +35,28 @@ const git = spawnSync("git", ["-C", XPAY_ROOT, "describe", "--always", "--dirty"
 const head = `${XPAY_ROOT} (${git.status === 0 ? git.stdout.trim() : "not a git checkout"})`;
 const loadAt = [loadAvg()];
 
-const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true }) : null;
+const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true, settings: COST_SETTINGS }) : null;
+const cost = cluster ? await costReader(cluster.url("postgres")) : null;
+
+/** CPU of the servers, of PostgreSQL and of this process (the load generator), and WAL, around `work`. */
+async function costed<T extends { ok: number }>(arm: Arm, database: string | null, work: () => Promise<T>): Promise<{ result: T; cost: CreateCost }> {
+  await cost?.reset();
+  const cpu = () => ({ app: arm.pids.reduce((a, p) => a + processCpuMs(p), 0), pg: cluster ? serverCpuMs(cluster.dataDir) : 0, client: process.cpuUsage() });
+  const before = { ...cpu(), wal: await cost?.wal() };
+  const result = await work();
+  const after = cpu();
+  const wal = await cost?.wal();
+  const per = (v: number) => (result.ok ? v / result.ok : NaN);
+  const client = process.cpuUsage(before.client);
+  const statement = database && cost ? (await cost.statements(database)).find((s) => /xpay_create_order|INSERT INTO orders/.test(s.query)) ?? null : null;
+  return {
+    result,
+    cost: {
+      appMs: per(after.app - before.app), pgMs: cluster && database ? per(after.pg - before.pg) : NaN, clientMs: per((client.user + client.system) / 1000),
+      walBytes: before.wal && wal && database ? per(await cost!.walBytes(before.wal.lsn, wal.lsn)) : NaN, statement,
+    },
+  };
+}
 const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
 const runs: ArmRun[] = [];
 const durability = new Set<string>();
@@ -48,7 +72,7 @@ try {
       try {
         if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, receiver.url, `W${round}`);
         const createBaseline = await load(baselineSpec);
-        const create = await createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`);
+        const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`));
         log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}`);
         let notifyBaseline = createBaseline;
         const notify = await notifyLoad(arm, receiver, {
@@ -63,7 +87,7 @@ try {
         const slotsHeldTwice = await arm.slotsHeldTwice();
         log(`round ${round} ${name}: ${Math.round(notify.perSecond)} notifications/s (baseline ${Math.round(notifyBaseline.rps)}), p99 ${notify.p99.toFixed(1)} ms, ${notify.delivered}/${notify.matched} delivered, ${notify.failed} not matched, ${notify.repeats} repeats; slots held twice ${slotsHeldTwice}`);
         const mem = await Promise.all(arm.pids.map((p) => rss(p)));
-        runs.push({ arm: name, round, create, createBaseline, notify, notifyBaseline, slotsHeldTwice, rss: mem.map((m) => m.peak) });
+        runs.push({ arm: name, round, create, createBaseline, createCost, notify, notifyBaseline, slotsHeldTwice, rss: mem.map((m) => m.peak) });
       } finally {
         await arm.stop();
         receiver.stop();
@@ -77,5 +101,6 @@ try {
   }));
 } finally {
   baselineProc.kill("SIGTERM");
+  await cost?.close();
   cluster?.stop();
 }

@@ -22,7 +22,9 @@ withPostgres(() => {
     expect({ code, err: code === 0 ? "" : err }).toEqual({ code: 0, err: "" });
 
     // | round | setup | create req/s | vs | p99 | ok / failed / errors | notifications/s | vs | p50 | p99 | report p99 | delivered/matched | not matched | repeats | held twice | stolen |
-    const rows = out.split("\n").filter((l) => /^\| \d+ \|/.test(l)).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    const [runs, costs] = out.split(/\n\n/).filter((t) => /^\| \d+ \|/m.test(t));
+    const cells = (t: string | undefined) => (t ?? "").split("\n").filter((l) => /^\| \d+ \|/.test(l)).map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    const rows = cells(runs);
     expect(rows.map((c) => c[1])).toEqual(["SQLite, 1 instance", "PostgreSQL, 1 instance", "PostgreSQL, 2 instances"]);
     for (const [, setup, rps, , , answers, perSecond, , , , , deliveredMatched, unmatched, , heldTwice] of rows) {
       const [ok, failed, errors] = answers!.split(" / ");
@@ -32,6 +34,18 @@ withPostgres(() => {
       expect(Number(rps)).toBeGreaterThan(0);
       expect(Number(matched)).toBeGreaterThan(0);
       expect(Number(perSecond)).toBeGreaterThan(0);
+    }
+    // what a create cost: the servers' CPU on every setup; PostgreSQL's CPU, WAL and the create call's statistics on PostgreSQL
+    // | round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | statement | stolen |
+    const cost = cells(costs);
+    expect(cost.map((c) => c[1])).toEqual(["SQLite, 1 instance", "PostgreSQL, 1 instance", "PostgreSQL, 2 instances"]);
+    for (const [, setup, , app, pg, , wal, statement] of cost) {
+      expect(Number(app)).toBeGreaterThan(0);
+      if (setup!.startsWith("PostgreSQL")) {
+        expect(Number(pg)).toBeGreaterThan(0);
+        expect(Number(wal)).toBeGreaterThan(0);
+        expect(statement).toMatch(/^\d+ \/ [\d.]+ \/ \d+$/);
+      }
     }
     expect(out).toMatch(/PostgreSQL with its durable defaults \(fsync on, synchronous_commit on/);
     expect(out).toMatch(/^checks: no failed answer/m);
