@@ -57,6 +57,8 @@ DECLARE
   c RECORD;
   v_any BOOLEAN := false;
   v_busy BIGINT[] := '{}';
+  v_tried BIGINT[] := '{}';
+  v_rg BIGINT;
   v_held BOOLEAN := false;
   v_reason TEXT := '';
   v_group BIGINT[];
@@ -86,7 +88,39 @@ BEGIN
     RETURN;
   END IF;
 
-  IF p_allocate THEN
+  IF p_allocate AND NOT p_waiting THEN
+    -- The quick way: the first account in the rule's order that fits and no other create holds,
+    -- locked by the statement that finds it (SKIP LOCKED skips held rows inside one statement: the
+    -- creates in flight, which all see the same order, do not each try every held account in turn).
+    -- Its group's other rows next, without waiting; a full or partly held one is set aside and the
+    -- next is looked for. Finding nothing, the pass below decides (the reason, the busy ones).
+    LOOP
+      SELECT a.id, a.report_group INTO v_id, v_rg FROM channel_accounts a
+      WHERE a.enabled = 1 AND a.pay_type = p_pay_type AND a.pid IN (0, p_pid) AND (p_only_account IS NULL OR a.id = p_only_account)
+        AND a.id <> ALL (v_tried)
+        AND (a.min_amount = 0 OR p_amount >= a.min_amount) AND (a.max_amount = 0 OR p_amount <= a.max_amount)
+        AND CASE WHEN a.day_amount = 0 THEN true ELSE COALESCE((SELECT SUM(o.trade_amount) FROM orders o
+              WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= p_day_start), 0) + p_amount <= a.day_amount END
+        AND (NOT p_require_online OR p_now - a.last_seen_at <= p_heartbeat_timeout)
+      ORDER BY a.sort, a.use_seq, a.id LIMIT 1 FOR UPDATE SKIP LOCKED;
+      EXIT WHEN NOT FOUND;
+      v_locked_at := clock_timestamp();
+      v_tried := v_tried || v_id;
+      v_held := true;
+      IF v_rg = 0 THEN
+        v_group := ARRAY[v_id];
+      ELSE
+        v_group := xpay_report_group(v_id);
+        SELECT count(*) INTO v_got FROM (SELECT id FROM channel_accounts WHERE id = ANY (v_group) AND id <> v_id ORDER BY id FOR UPDATE SKIP LOCKED) l;
+        CONTINUE WHEN v_got < cardinality(v_group) - 1;
+      END IF;
+      v_ta := xpay_free_amount(v_group, p_amount, p_step, p_near, p_max_offset, p_unpaid_since);
+      IF v_ta IS NOT NULL THEN v_acc := v_id; EXIT; END IF;
+      v_locked_at := NULL;
+    END LOOP;
+  END IF;
+
+  IF p_allocate AND v_acc IS NULL THEN
     -- The rule's order: sort, then least recently used (core/allocation.ts allocationRule).
     FOR c IN
       SELECT a.id, a.report_group, a.min_amount, a.max_amount, a.day_amount, a.last_seen_at,
