@@ -1,6 +1,7 @@
-// How a create on PostgreSQL locks receiving accounts (channels.ts allocationView): only the account
-// it takes, passing over one another transaction holds, so creates of one pay type on several
-// instances run side by side; and, when every usable account is held, it waits for them instead of
+// How a create on PostgreSQL locks receiving accounts (the create function of migration 026; the
+// replay path of channels.ts alike): only the account it takes, passing over one another
+// transaction holds, so creates of one pay type on several instances run side by side; and, when
+// every usable account is held, it waits for them instead of
 // failing or reading amounts it has not locked. The other transaction here is a raw one holding an
 // account's row, as a create on another instance does until it commits.
 import { afterAll, beforeAll, expect, test } from "bun:test";
