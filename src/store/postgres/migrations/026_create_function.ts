@@ -36,9 +36,6 @@ BEGIN
 END
 $fn$;
 
--- Deals the busy accounts to the creates that wait for one (xpay_create_order).
-CREATE SEQUENCE xpay_create_waits CYCLE;
-
 -- The ids of an account's report group, itself included (itself alone while never computed).
 CREATE FUNCTION xpay_report_group(p_id BIGINT) RETURNS BIGINT[] LANGUAGE sql STABLE AS $fn$
   SELECT ARRAY(SELECT p_id UNION SELECT m.id FROM channel_accounts g JOIN channel_accounts m ON m.report_group = g.report_group
@@ -160,12 +157,14 @@ BEGIN
       -- one's lock, the transaction is given up first (the caller calls again, waiting), so no lock
       -- is held while waiting for another: two creates can then never wait in a circle.
       IF v_held THEN RAISE EXCEPTION 'xpay: accounts busy' USING ERRCODE = 'XP001'; END IF;
-      -- Wait for one busy group at a time, the first one dealt round-robin to the waiters (a
-      -- sequence): waiters spread evenly over the held accounts instead of queueing behind the
-      -- first, and few accounts free up with nobody waiting for them (at random, a third did when
-      -- as many creates waited as there were accounts). A full one's locks go with its subtransaction.
+      -- Wait for one busy group at a time, the first one dealt round-robin to the waiters by their
+      -- transaction ids (consecutive creates, consecutive ids; the insert needs one anyway, and no
+      -- sequence of its own means nothing for db copy to carry): waiters spread evenly over the held
+      -- accounts instead of queueing behind the first, and few accounts free up with nobody waiting
+      -- for them (at random, a third did when as many creates waited as there were accounts). A
+      -- full one's locks go with its subtransaction.
       v_n := cardinality(v_busy);
-      v_start := (nextval('xpay_create_waits') % v_n)::int;
+      v_start := (txid_current() % v_n)::int;
       FOR k IN 0..v_n - 1 LOOP
         v_id := v_busy[1 + (v_start + k) % v_n];
         v_group := xpay_report_group(v_id);
