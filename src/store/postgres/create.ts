@@ -25,7 +25,7 @@ const UNIQUE_VIOLATION = "23505";
 /** trade_nos drawn per call: a collision needs the same second and the same six random digits. */
 const DRAWS = 3;
 
-/** What one create's locks were held for inside the function, summed (the bench reads it). */
+/** How long the created orders held their account inside the function, summed (bench/pg-creates.ts reads it). */
 export const lockHold = { creates: 0, micros: 0 };
 
 function call(sql: SQL, u: CreateOrderUnit, waiting: boolean) {
@@ -62,9 +62,9 @@ async function run(sql: SQL, u: CreateOrderUnit): Promise<Row> {
 export async function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
   if (u.allocate && !u.allocate.request) return createOrderReplayed(sql, u);
   const row = await run(sql, u);
-  lockHold.creates++;
-  lockHold.micros += Number(row.held_us);
   if (row.outcome === "created") {
+    lockHold.creates++;
+    lockHold.micros += Number(row.held_us);
     // A new row is built from what was sent (not read back); a retried failed row comes back whole.
     const placed = { acc: row.account_id === null ? null : Number(row.account_id), ta: row.trade_amount === null ? null : Number(row.trade_amount), status: Number(row.status) as 1 | 5, reason: String(row.fail_reason) };
     const order = row.order_row ? toOrder(row.order_row as Row) : insertedOrder(String(row.trade_no), u, placed);
