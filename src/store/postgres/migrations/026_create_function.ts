@@ -188,7 +188,7 @@ BEGIN
     UPDATE channel_accounts SET use_seq = nextval('channel_accounts_use_seq') WHERE id = v_acc RETURNING to_jsonb(channel_accounts) INTO v_account;
   END IF;
   v_fail := CASE WHEN v_status = 5 THEN v_reason ELSE '' END;
-  -- (migration 025's rollups of created orders are written here, in this transaction, when they land)
+  -- (migration 025's row triggers on orders keep the income rollups in this same transaction.)
   IF v_found THEN
     -- A failed create retried on its own row, allocated again.
     UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
