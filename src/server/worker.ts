@@ -73,14 +73,22 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
     }
     gw.beats.set("notifier", Date.now()); // /healthz: the loop ran and its claim reached the database
     for (const n of due) {
-      const p: Promise<unknown> = deliverOne(gw, n, o)
+      // The share is given back when the merchant has answered, not when the attempt is stored: the
+      // endpoint is free then, and the acknowledgements are written in batches (a share held through
+      // the batch's commit cut one merchant's throughput to 16 / that wait). The row stays leased until
+      // its attempt is stored, so it is never sent twice; a freed share may let a due row of this
+      // merchant or target go without waiting for the poll.
+      const release = () => {
+        if (!shares.has(n.id)) return;
+        shares.release(n.id);
+        if (!stopped) wake();
+      };
+      const p: Promise<unknown> = deliverOne(gw, n, o, release)
         .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
         .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
         .finally(() => {
           inflight.delete(p);
-          shares.release(n.id);
-          // A freed share may let a due row of this merchant or target go without waiting for the poll.
-          if (!stopped) wake();
+          release();
         });
       inflight.add(p);
     }
