@@ -4,7 +4,8 @@
 // new figure are seconds apart on this shared machine. No baseline of its own: the ratio that
 // matters here is new to old, measured side by side. Each measurement records the CPU stolen.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s of reports, 8), BENCH_ARMS (sqlite-1,pg-1,pg-2),
-// BENCH_NOTIFY_ORDERS (pending orders per measurement, 1 500 x duration), BENCH_NOTIFY_CONCURRENCY (16),
+// BENCH_NOTIFY_ORDERS (pending orders per measurement, 1 500 x duration; BENCH_NOTIFY_ORDERS_PG on
+// PostgreSQL, 500 x duration), BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_PROFILE=DIR (servers run under `bun --cpu-prof-md`, one profile per process in DIR/<checkout>-<arm>-<round>).
 // The checkouts need node_modules (a symlink will do); the database is seeded by this checkout.
 import { spawnSync } from "node:child_process";
@@ -23,6 +24,8 @@ if (roots.length === 0) {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ARMS = (process.env.BENCH_ARMS ?? "sqlite-1,pg-1,pg-2").split(",") as ArmName[];
 const ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 1500);
+// PostgreSQL creates the pending orders far slower (its create path is measured by bench:pg): fewer.
+const ORDERS_PG = Number(process.env.BENCH_NOTIFY_ORDERS_PG ?? DURATION * 500);
 const CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
 const PROFILE = process.env.BENCH_PROFILE;
 const log = (...a: unknown[]) => console.error("[bench:notify-ab]", ...a);
@@ -54,7 +57,7 @@ try {
         const a = await startArm(arm, cluster, { root: roots[c], ...(cwd ? { cwd, bunFlags: [process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md"] } : {}) });
         try {
           let before = 0;
-          const r = await notifyLoad(a, receiver, { orders: ORDERS, concurrency: CONCURRENCY, seconds: DURATION, beforeReports: async () => void (before = cpuMs(a.pids)) });
+          const r = await notifyLoad(a, receiver, { orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, beforeReports: async () => void (before = cpuMs(a.pids)) });
           const cpu = (cpuMs(a.pids) - before) / r.delivered;
           runs.push({ checkout: c, arm, round, r, cpu });
           log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification`);
@@ -73,7 +76,7 @@ loadAt.push(loadAvg());
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }).replaceAll(",", " ") : "-");
 const med = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 const out = [
-  `report -> paid -> notification, ${ROUNDS} rounds alternated, ${DURATION} s of reports from ${CONCURRENCY} senders, ${ORDERS} pending orders per measurement; load average ${loadAt.join(" -> ")}`,
+  `report -> paid -> notification, ${ROUNDS} rounds alternated, ${DURATION} s of reports from ${CONCURRENCY} senders, ${ORDERS} pending orders per measurement on SQLite, ${ORDERS_PG} on PostgreSQL; load average ${loadAt.join(" -> ")}`,
   "",
   ...labels.map((l) => `- ${l}`),
   "",

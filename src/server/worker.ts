@@ -94,8 +94,20 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
     }
   }
 
-  // One claim pass at a time; a wake-up during a pass runs one more pass right after it.
+  // Wake-ups are gathered per turn of the event loop: the payments of one group commit, and the
+  // answers that arrive together, share one claim instead of one each.
+  let scheduled = false;
   function wake(): void {
+    if (stopped || scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      claimNow();
+    });
+  }
+
+  // One claim pass at a time; a wake-up during a pass runs one more pass right after it.
+  function claimNow(): void {
     if (stopped) return;
     if (claiming) {
       again = true;

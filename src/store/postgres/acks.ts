@@ -58,11 +58,11 @@ export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
     await tx`
       INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
       SELECT id, at, dur, http, body, error, ack
-      FROM jsonb_to_recordset(${attempts}::jsonb) AS a(id bigint, at bigint, dur bigint, http integer, body text, error text, ack integer)`;
+      FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, dur bigint, http integer, body text, error text, ack integer)`;
     const settled = await tx`
       UPDATE notifications n SET attempts = n.attempts + 1, status = a.status, next_attempt_at = a.next, claimed_until = 0,
         delivered_at = CASE WHEN a.status = 'delivered' THEN a.at ELSE n.delivered_at END
-      FROM jsonb_to_recordset(${attempts}::jsonb) AS a(id bigint, at bigint, status text, next bigint), orders o
+      FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, status text, next bigint), orders o
       WHERE n.id = a.id AND o.trade_no = n.trade_no
       RETURNING n.id, o.pid`;
     const pidOf = new Map<number, number>(settled.map((r: { id: unknown; pid: unknown }) => [Number(r.id), Number(r.pid)]));
@@ -72,7 +72,7 @@ export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
     await tx`
       INSERT INTO merchant_delivery AS d (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
       SELECT pid, success_at, failing_since, last_failure_at, last_error, delivered
-      FROM jsonb_to_recordset(${JSON.stringify(merchants)}::jsonb)
+      FROM jsonb_to_recordset(${JSON.stringify(merchants)}::text::jsonb)
         AS f(pid bigint, delivered bigint, success_at bigint, failing_since bigint, last_failure_at bigint, last_error text)
       ON CONFLICT (pid) DO UPDATE SET
         last_success_at = CASE WHEN excluded.delivered > 0 THEN GREATEST(COALESCE(d.last_success_at, 0), excluded.last_success_at) ELSE d.last_success_at END,
@@ -84,7 +84,7 @@ export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
 }
 
 /** The store's recordNotificationAttempt: queues the attempt for the next batch; resolves once its batch committed. */
-export function ackQueue(db: () => Promise<SQL>): (id: number, o: AttemptOutcome) => Promise<void> {
+export function ackQueue(db: () => Promise<SQL>, timed: <T>(work: () => Promise<T>) => Promise<T> = (w) => w()): (id: number, o: AttemptOutcome) => Promise<void> {
   let queue: (Ack & { resolve(): void; reject(e: unknown): void })[] = [];
   let writing = false;
 
@@ -100,11 +100,12 @@ export function ackQueue(db: () => Promise<SQL>): (id: number, o: AttemptOutcome
       try {
         const sql = await db();
         try {
-          await recordAttempts(sql, batch);
+          await timed(() => recordAttempts(sql, batch)); // one write transaction on /metrics, as SQLite's group commit
           for (const a of batch) a.resolve();
         } catch (e) {
           if (batch.length === 1) batch[0]!.reject(e);
-          else await Promise.all(batch.map((a) => recordAttempts(sql, [a]).then(a.resolve, a.reject)));
+          // In order, one after another: a merchant's row must see its attempts in the order they ended.
+          else for (const a of batch) await recordAttempts(sql, [a]).then(a.resolve, a.reject);
         }
       } catch (e) {
         for (const a of batch) a.reject(e); // the store never opened

@@ -129,7 +129,7 @@ export class PostgresStore implements Store {
 
   claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(await this.db(), now, limit, lease, fair);
   /** Batched: the attempts that finish while one batch is written share the next one's transaction (acks.ts). */
-  recordNotificationAttempt: Store["recordNotificationAttempt"] = ackQueue(() => this.db());
+  recordNotificationAttempt: Store["recordNotificationAttempt"] = ackQueue(() => this.db(), (work) => this.writes.timed(work));
   requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(await this.db(), t, now);
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(await this.db(), t);
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);
