@@ -2,7 +2,7 @@
 // once its endpoint answered (not once the attempt is stored), and a worker killed with a batch of
 // acknowledgements queued sends again only those, on SQLite and on PostgreSQL.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Store } from "../../src/core/store.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
@@ -103,4 +103,27 @@ withPostgres(() => {
       await crashMidBatch(() => PostgresStore.open(url), url);
     }, 60_000);
   });
+});
+
+test("SQLite: after close the file alone is the database, though the attempts' statements were prepared once", async () => {
+  const dir = tempDir("xpay-ack-close-");
+  const db = join(dir, "xpay.db");
+  try {
+    const s = SqliteStore.open(db);
+    await merchant(s);
+    await account(s);
+    const [t] = await paidOrders(s, 1);
+    const [n] = await s.claimDueNotifications(T0 * 1000 + 10, 10, 90_000, { perMerchant: 16, admit: () => true });
+    await s.recordNotificationAttempt(n!.id, { attempt: { attemptedAt: T0 * 1000 + 20, durationMs: 1, httpStatus: 200, body: "success", error: "", acknowledged: true }, status: "delivered", nextAttemptAt: 0 });
+    s.close();
+    // A statement left open kept the connection after close(): the WAL stayed and held the rows.
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    const copy = join(dir, "copy.db");
+    copyFileSync(db, copy);
+    const again = SqliteStore.open(copy);
+    expect((await again.getNotification(t!))?.status).toBe("delivered");
+    again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

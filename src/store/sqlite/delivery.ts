@@ -1,21 +1,16 @@
 // Per-merchant delivery health and the bulk resend (core/notify/health.ts) on SQLite. The per-merchant
 // row (migration 023) is kept by each recorded attempt; the queue is counted from the small partial
 // index of undelivered notifications (014), so neither read touches the delivered rows.
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
 import { attemptError, toDelivery, toGroup } from "../delivery-rows.ts";
+import { prepared } from "./statement.ts";
 
 type Row = Record<string, number | string | null>;
 
-const prepared = new WeakMap<Database, Statement>();
-
-/** Inside recordAttempt's transaction: the merchant's row after this attempt. */
-export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
-  let note = prepared.get(db);
-  if (!note) {
-    // Prepared once per database, as recordAttempt's own statements (outbox.ts).
-    note = db.prepare(
-      `INSERT INTO merchant_delivery (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
+// Held once per database (statement.ts), as recordAttempt's own statements.
+const NOTE = prepared(
+  `INSERT INTO merchant_delivery (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
        SELECT o.pid, CASE WHEN $ok THEN $at END, CASE WHEN $ok THEN NULL ELSE $at END, CASE WHEN $ok THEN NULL ELSE $at END,
               CASE WHEN $ok THEN '' ELSE $err END, $ok
        FROM notifications n JOIN orders o ON o.trade_no = n.trade_no WHERE n.id = $id
@@ -25,11 +20,12 @@ export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
          last_failure_at = CASE WHEN $ok THEN last_failure_at ELSE $at END,
          last_error = CASE WHEN $ok THEN last_error ELSE $err END,
          delivered = delivered + $ok`,
-    );
-    prepared.set(db, note);
-  }
+);
+
+/** Inside recordAttempt's transaction: the merchant's row after this attempt. */
+export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
   const ok = o.status === "delivered" ? 1 : 0;
-  note.run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
+  NOTE(db).run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
 }
 
 export function deliveryHealth(db: Database, pid?: number): MerchantDelivery[] {

@@ -2,36 +2,23 @@ import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
 import { toAttempt, toNotification } from "./rows.ts";
+import { prepared } from "./statement.ts";
 import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
 const byDue = (a: Notification, b: Notification) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id;
 
-// Prepared once per database: Database.query() keeps only a few statements, and the worker's writes
-// competed for them with every request's (each miss was a prepare).
-const prepared = new WeakMap<Database, ReturnType<typeof prepare>>();
-const statements = (db: Database) => prepared.get(db) ?? (prepared.set(db, prepare(db)), prepared.get(db)!);
-
-function prepare(db: Database) {
-  return {
-    // `+`: a seek by id for each admitted row, not a walk of every due row on the due index.
-    leaseIds: db.prepare(
-      `UPDATE notifications SET claimed_until = $until
-       WHERE id IN (SELECT value FROM json_each($ids)) AND +status = 'pending' AND +next_attempt_at <= $now AND claimed_until <= $now
-       RETURNING *`,
-    ),
-    insertAttempt: db.prepare(
-      `INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
-       VALUES ($id, $at, $dur, $status, $body, $error, $ack)`,
-    ),
-    settle: db.prepare(
-      `UPDATE notifications SET attempts = attempts + 1, status = $status, next_attempt_at = $next, claimed_until = 0,
-         delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
-       WHERE id = $id`,
-    ),
-  };
-}
+// Held once per database (statement.ts). `+`: the lease seeks each admitted row by id, not a walk of
+// every due row on the due index.
+const LEASE_IDS = prepared(`UPDATE notifications SET claimed_until = $until
+  WHERE id IN (SELECT value FROM json_each($ids)) AND +status = 'pending' AND +next_attempt_at <= $now AND claimed_until <= $now
+  RETURNING *`);
+const INSERT_ATTEMPT = prepared(`INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
+  VALUES ($id, $at, $dur, $status, $body, $error, $ack)`);
+const SETTLE = prepared(`UPDATE notifications SET attempts = attempts + 1, status = $status, next_attempt_at = $next, claimed_until = 0,
+    delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
+  WHERE id = $id`);
 
 /**
  * Claims due rows by pushing their lease forward in the same statement that selects them, so two
@@ -79,7 +66,7 @@ function claimFair(db: Database, nowMs: number, limit: number, leaseMs: number, 
   if (admitted.length === 0) return [];
   // One statement leases the whole batch (one write, one commit); its conditions are the lease's, so a
   // row another claimer leased since the read is not returned, and the rows come back in due order.
-  const rows = statements(db).leaseIds.all({ ids: JSON.stringify(admitted), now: nowMs, until: nowMs + leaseMs }) as Row[];
+  const rows = LEASE_IDS(db).all({ ids: JSON.stringify(admitted), now: nowMs, until: nowMs + leaseMs }) as Row[];
   return rows.map(toNotification).sort(byDue);
 }
 
@@ -89,11 +76,10 @@ function claimFair(db: Database, nowMs: number, limit: number, leaseMs: number, 
  * finish in one turn of the event loop share one commit, and one that fails is rolled back alone.
  */
 export function recordAttempt(db: Database, id: number, o: AttemptOutcome): void {
-  const q = statements(db);
   inTransaction(db, () => {
     const a = o.attempt;
-    q.insertAttempt.run({ id, at: a.attemptedAt, dur: a.durationMs, status: a.httpStatus, body: a.body, error: a.error, ack: a.acknowledged ? 1 : 0 });
-    q.settle.run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
+    INSERT_ATTEMPT(db).run({ id, at: a.attemptedAt, dur: a.durationMs, status: a.httpStatus, body: a.body, error: a.error, ack: a.acknowledged ? 1 : 0 });
+    SETTLE(db).run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
     noteAttempt(db, id, o);
   });
 }
