@@ -197,7 +197,8 @@ export class SqliteStore implements Store {
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(this.db, t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);
   listOrders: Store["listOrders"] = async (f) => orders.listOrders(this.db, f);
-  closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(this.db, t, now);
+  /** In the group commit with the reports: a cancel and a payment of one order race in the order they were asked for. */
+  closeOrder: Store["closeOrder"] = (t, now) => this.grouped(() => orders.closeOrder(this.db, t, now));
   expireOrders: Store["expireOrders"] = async (now, tally) => orders.expireOrders(this.db, now, tally);
 
   payOrder: Store["payOrder"] = async (u) => payOrder(this.db, u);
