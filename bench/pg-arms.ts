@@ -52,18 +52,27 @@ export const SYNCHRONOUS_COMMIT = ((v) => {
 
 let n = 0;
 
-function spawnServe(db: string, port: number): ReturnType<typeof Bun.spawn> {
-  return Bun.spawn([BUN, join(XPAY_ROOT, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+/** Which checkout's server an arm runs, and Bun flags before the script (`--cpu-prof-md` to profile it). */
+export interface ServeFrom {
+  root?: string;
+  bunFlags?: string[];
+  /** the directory each server process runs in (where `--cpu-prof-md` writes its profile) */
+  cwd?: string;
+}
+
+function spawnServe(db: string, port: number, from: ServeFrom): ReturnType<typeof Bun.spawn> {
+  return Bun.spawn([BUN, ...(from.bunFlags ?? []), join(from.root ?? XPAY_ROOT, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+    ...(from.cwd ? { cwd: from.cwd } : {}),
     env: { ...process.env, XPAY_DB: db },
     stdout: "ignore", // the access log is still written (one line per request), as in bench/rig.ts
     stderr: "inherit",
   });
 }
 
-async function serve(db: string, instances: number): Promise<{ gateways: string[]; procs: ReturnType<typeof Bun.spawn>[] }> {
+async function serve(db: string, instances: number, from: ServeFrom): Promise<{ gateways: string[]; procs: ReturnType<typeof Bun.spawn>[] }> {
   const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
   // Started together, as an operator's two units would be (the schema is already migrated by the seed).
-  const procs = ports.map((p) => spawnServe(db, p));
+  const procs = ports.map((p) => spawnServe(db, p, from));
   const gateways = ports.map((p) => `http://127.0.0.1:${p}`);
   try {
     await Promise.all(gateways.map((g) => waitHealthy(`${g}/healthz`, 30_000, 20)));
@@ -79,12 +88,12 @@ async function stopAll(procs: ReturnType<typeof Bun.spawn>[]): Promise<void> {
   await Promise.all(procs.map((p) => p.exited));
 }
 
-export async function startArm(name: ArmName, cluster: PgCluster | null): Promise<Arm> {
+export async function startArm(name: ArmName, cluster: PgCluster | null, from: ServeFrom = {}): Promise<Arm> {
   if (name === "sqlite-1") {
     const dir = mkdtempSync(join(tmpdir(), "xpay-bench-pg-sqlite-"));
     const dbPath = join(dir, "xpay.db");
     await seed(dbPath);
-    const { gateways, procs } = await serve(dbPath, 1).catch((e) => {
+    const { gateways, procs } = await serve(dbPath, 1, from).catch((e) => {
       rmSync(dir, { recursive: true, force: true });
       throw e;
     });
@@ -114,7 +123,7 @@ export async function startArm(name: ArmName, cluster: PgCluster | null): Promis
     await admin.close();
   }
   await seed(url); // the Store API on PostgreSQL: migrates, then the same rows as on SQLite
-  const { gateways, procs } = await serve(url, name === "pg-2" ? 2 : 1);
+  const { gateways, procs } = await serve(url, name === "pg-2" ? 2 : 1, from);
   const sql = new SQL(url, { max: 1 });
   const show = async (k: string) => `${k} ${((await sql.unsafe(`SHOW ${k}`)) as Record<string, string>[])[0]![k]}`;
   const durability = (await Promise.all(["fsync", "synchronous_commit", "full_page_writes"].map(show))).join(", ");

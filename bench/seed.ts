@@ -32,6 +32,10 @@ export async function seed(db: string): Promise<Seeded> {
   }
   await s.setSetting("max_offset", "1000");
   await s.setSetting("public_rate_limit", "0");
+  // BENCH_NOTIFY_SHARE: the worker's shares per merchant and per target (default 16 each; the bench
+  // notifies one merchant at one target, so they bound its notifier).
+  const share = process.env.BENCH_NOTIFY_SHARE;
+  if (share) for (const k of ["notify_per_merchant", "notify_per_target"]) await s.setSetting(k, share);
   s.close();
   return { merchantPrivateKey: privateKey.export({ type: "pkcs8", format: "der" }).toString("base64"), accounts };
 }

@@ -99,8 +99,13 @@ export class Gateway {
     return `${this.baseUrlFor(request)}/pay/${tradeNo}`;
   }
 
+  /**
+   * From the settings kept a second (every notification and return URL asked for it, a read of the
+   * whole settings table each); the key is written once, at first start, and a change in this
+   * process forgets the settings (forgetSettings). Read fresh while the kept settings lack it.
+   */
   async platformPrivateKey(): Promise<string> {
-    return (await this.store.getSettings()).platform_private_key ?? "";
+    return (await this.settings()).str("platform_private_key") || ((await this.store.getSettings()).platform_private_key ?? "");
   }
 }
 

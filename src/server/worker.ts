@@ -73,21 +73,41 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
     }
     gw.beats.set("notifier", Date.now()); // /healthz: the loop ran and its claim reached the database
     for (const n of due) {
-      const p: Promise<unknown> = deliverOne(gw, n, o)
+      // The share is given back when the merchant has answered, not when the attempt is stored: the
+      // endpoint is free then, and the acknowledgements are written in batches (a share held through
+      // the batch's commit cut one merchant's throughput to 16 / that wait). The row stays leased until
+      // its attempt is stored, so it is never sent twice; a freed share may let a due row of this
+      // merchant or target go without waiting for the poll.
+      const release = () => {
+        if (!shares.has(n.id)) return;
+        shares.release(n.id);
+        if (!stopped) wake();
+      };
+      const p: Promise<unknown> = deliverOne(gw, n, o, release)
         .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
         .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
         .finally(() => {
           inflight.delete(p);
-          shares.release(n.id);
-          // A freed share may let a due row of this merchant or target go without waiting for the poll.
-          if (!stopped) wake();
+          release();
         });
       inflight.add(p);
     }
   }
 
-  // One claim pass at a time; a wake-up during a pass runs one more pass right after it.
+  // Wake-ups are gathered per turn of the event loop: the payments of one group commit, and the
+  // answers that arrive together, share one claim instead of one each.
+  let scheduled = false;
   function wake(): void {
+    if (stopped || scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      claimNow();
+    });
+  }
+
+  // One claim pass at a time; a wake-up during a pass runs one more pass right after it.
+  function claimNow(): void {
     if (stopped) return;
     if (claiming) {
       again = true;

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from "bun:test";
 import type { Store } from "../../src/core/store.ts";
 import { accountsContract } from "./accounts.contract.ts";
+import { acksContract } from "./acks.contract.ts";
 import { adminContract } from "./admin.contract.ts";
 import { alertsContract } from "./alerts.contract.ts";
 import { allocationContract } from "./allocation.contract.ts";
@@ -52,6 +53,7 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     outboxContract(ctx);
     dateFiltersContract(ctx);
     deliveryContract(ctx);
+    acksContract(ctx);
     accountsContract(ctx);
     clientsContract(ctx);
     reportGroupsContract(ctx);

@@ -68,11 +68,17 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   }
 }
 
-/** Sends one claimed notification and stores the attempt; never throws for a merchant's failure. */
-export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOptions = {}): Promise<AttemptOutcome> {
+/**
+ * Sends one claimed notification and stores the attempt; never throws for a merchant's failure.
+ * `answered` runs once the merchant's answer is in (or the attempt failed), before the attempt is
+ * stored: the worker gives the merchant's share back there, since the endpoint is no longer busy
+ * with it; the row stays leased until the attempt is stored, so it cannot be sent twice.
+ */
+export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOptions = {}, answered?: () => void): Promise<AttemptOutcome> {
   const started = gw.clock.nowMs();
   const t0 = performance.now();
   const sent = await send(gw, n, o).catch((e): Sent => ({ httpStatus: null, body: "", error: e instanceof Error ? e.message : String(e), acknowledged: false }));
+  answered?.();
   const durationMs = Math.round(performance.now() - t0);
   const now = gw.clock.nowMs();
   const retryAt = sent.acknowledged ? null : nextRetryAt(n.attempts + 1, now, o.retryDelaysS);

@@ -58,7 +58,13 @@ export async function accept(gw: Gateway, request: Request, kind: ReportRecord["
 /** The report clients of `pid` whose secret signed the parameters (keys are unique: at most one). */
 async function signingClient(gw: Gateway, pid: number, params: Params) {
   const clients = (await gw.store.listKeyedClients()).filter((c) => c.kind === "report" && c.pid === pid);
-  return { exists: clients.length > 0, signer: clients.find((c) => verifyReport(params, c.key)) ?? null };
+  // The phones watching the account the report names are tried first: an operator with a phone per
+  // account otherwise checked the signature against half of them per report. Keys are unique, so at
+  // most one verifies and the order cannot change which.
+  const named = Number(params.channel_account_id);
+  const first = Number.isInteger(named) && named > 0 ? clients.filter((c) => c.accountIds.includes(named)) : [];
+  const signer = first.find((c) => verifyReport(params, c.key)) ?? clients.find((c) => !first.includes(c) && verifyReport(params, c.key));
+  return { exists: clients.length > 0, signer: signer ?? null };
 }
 
 async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], pidText: string | null, schema: ParamSchema): Promise<Accepted> {

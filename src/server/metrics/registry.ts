@@ -66,7 +66,7 @@ export class PromMetrics implements GatewayMetrics {
         for (const [route, t] of httpTallies) addObservations(this, { route }, t);
       },
     });
-    const writes = new prom.Histogram({ name: "xpay_store_write_seconds", help: "Duration of the store's write transactions: on SQLite each group commit of order creates, on PostgreSQL each create, pay and report unit.", buckets: WRITE_BUCKETS, registers });
+    const writes = new prom.Histogram({ name: "xpay_store_write_seconds", help: "Duration of the store's write transactions: on SQLite each group commit (order creates, reports, heartbeats and notification attempts of one event-loop turn), on PostgreSQL each create, pay and report unit and each batch of notification attempts.", buckets: WRITE_BUCKETS, registers });
     gw.store.stats.observeWrites((s) => {
       if (gw.metrics === this) writes.observe(s); // not while counting is off (metrics_enabled 0)
     });

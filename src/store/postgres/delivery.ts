@@ -1,25 +1,9 @@
 // Per-merchant delivery health and the bulk resend on PostgreSQL, as SQLite's (sqlite/delivery.ts):
-// the merchant's row (migration 023) is kept by each attempt, the queue counted from the partial
-// index of undelivered notifications.
+// the merchant's row (migration 023) is kept by each batch of attempts (acks.ts), the queue counted
+// from the partial index of undelivered notifications.
 import type { SQL } from "bun";
-import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
-import { attemptError, toDelivery, toGroup } from "../delivery-rows.ts";
-
-/** Inside recordAttempt's transaction: the merchant's row after this attempt. */
-export async function noteAttempt(tx: SQL, id: number, o: AttemptOutcome): Promise<void> {
-  const ok = o.status === "delivered";
-  const at = o.attempt.attemptedAt;
-  await tx`
-    INSERT INTO merchant_delivery AS d (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
-    SELECT o.pid, ${ok ? at : null}::bigint, ${ok ? null : at}::bigint, ${ok ? null : at}::bigint, ${ok ? "" : attemptError(o)}, ${ok ? 1 : 0}
-    FROM notifications n JOIN orders o ON o.trade_no = n.trade_no WHERE n.id = ${id}
-    ON CONFLICT (pid) DO UPDATE SET
-      last_success_at = CASE WHEN ${ok} THEN GREATEST(COALESCE(d.last_success_at, 0), ${at}::bigint) ELSE d.last_success_at END,
-      failing_since = CASE WHEN ${ok} THEN NULL ELSE COALESCE(d.failing_since, ${at}::bigint) END,
-      last_failure_at = CASE WHEN ${ok} THEN d.last_failure_at ELSE ${at}::bigint END,
-      last_error = CASE WHEN ${ok} THEN d.last_error ELSE ${attemptError(o)} END,
-      delivered = d.delivered + ${ok ? 1 : 0}`;
-}
+import type { FailureGroup, MerchantDelivery } from "../../core/store.ts";
+import { toDelivery, toGroup } from "../delivery-rows.ts";
 
 export async function deliveryHealth(sql: SQL, pid?: number): Promise<MerchantDelivery[]> {
   const p = pid ?? null;

@@ -22,6 +22,7 @@ import * as orders from "./orders.ts";
 import { createOrder } from "./create.ts";
 import * as delivery from "./delivery.ts";
 import * as outbox from "./outbox.ts";
+import { ackQueue } from "./acks.ts";
 import { payOrder } from "./pay.ts";
 import * as refusals from "./refusals.ts";
 import { settleReport } from "./report-match.ts";
@@ -128,7 +129,8 @@ export class PostgresStore implements Store {
   payOrder: Store["payOrder"] = async (u) => this.writes.timed(async () => payOrder(await this.db(), u));
 
   claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(await this.db(), now, limit, lease, fair);
-  recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(await this.db(), id, o);
+  /** Batched: the attempts that finish while one batch is written share the next one's transaction (acks.ts). */
+  recordNotificationAttempt: Store["recordNotificationAttempt"] = ackQueue(() => this.db(), (work) => this.writes.timed(work));
   requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(await this.db(), t, now);
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(await this.db(), t);
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(await this.db(), f);

@@ -3,10 +3,8 @@
 // two instances never claim one row and never wait on each other's picks. A crashed instance's
 // leases simply run out and the rows are due again for whoever claims next.
 import type { SQL } from "bun";
-import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
+import type { ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { toAttempt, toNotification } from "../sqlite/rows.ts";
-import { noteAttempt } from "./delivery.ts";
-import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
 
@@ -48,20 +46,6 @@ async function claimFair(sql: SQL, nowMs: number, limit: number, leaseMs: number
     WHERE id = ANY(${admitted}::bigint[]) AND status = 'pending' AND next_attempt_at <= ${nowMs} AND claimed_until <= ${nowMs}
     RETURNING *`;
   return rows.map(toNotification).sort(byDue);
-}
-
-export function recordAttempt(sql: SQL, id: number, o: AttemptOutcome): Promise<void> {
-  return unit(sql, async (tx) => {
-    const a = o.attempt;
-    await tx`
-      INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
-      VALUES (${id}, ${a.attemptedAt}, ${a.durationMs}, ${a.httpStatus}, ${a.body}, ${a.error}, ${a.acknowledged ? 1 : 0})`;
-    await tx`
-      UPDATE notifications SET attempts = attempts + 1, status = ${o.status}, next_attempt_at = ${o.nextAttemptAt}, claimed_until = 0,
-        delivered_at = CASE WHEN ${o.status}::text = 'delivered' THEN ${a.attemptedAt}::bigint ELSE delivered_at END
-      WHERE id = ${id}`;
-    await noteAttempt(tx, id, o);
-  });
 }
 
 export async function requeue(sql: SQL, tradeNo: string, nowMs: number): Promise<boolean> {

@@ -3,6 +3,7 @@
 // `client list`, and the online stretch it is in (device history, devices.ts).
 import type { Database } from "bun:sqlite";
 import type { MonitorClient, SeenOptions } from "../../core/store.ts";
+import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
@@ -35,13 +36,13 @@ export function toClient(r: Row): MonitorClient {
  * as it is.
  */
 export function recordClientSeen(db: Database, c: Omit<MonitorClient, "id">, accountIds: number[], history?: { gap: number }, o: SeenOptions = {}): void {
-  db.transaction(() => {
+  inTransaction(db, () => {
     const key = { kind: c.kind, pid: c.pid, name: c.name, seen: c.lastSeenAt, gap: history?.gap ?? 0, track: history ? 1 : 0 };
     const listed = !o.onlyListed || db.query("SELECT 1 FROM clients WHERE kind = $kind AND pid = $pid AND name = $name").get({ kind: c.kind, pid: c.pid, name: c.name }) !== null;
     if (listed) upsertClient(db, c, key, history);
     const touch = db.query("UPDATE channel_accounts SET last_seen_at = MAX(last_seen_at, $seen) WHERE id = $id");
     for (const id of accountIds) touch.run({ id, seen: c.lastSeenAt });
-  }).immediate();
+  });
 }
 
 /** The row's upsert, and the stretch a beat after a silence ends. */

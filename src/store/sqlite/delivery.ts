@@ -4,24 +4,28 @@
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, FailureGroup, MerchantDelivery } from "../../core/store.ts";
 import { attemptError, toDelivery, toGroup } from "../delivery-rows.ts";
+import { prepared } from "./statement.ts";
 
 type Row = Record<string, number | string | null>;
+
+// Held once per database (statement.ts), as recordAttempt's own statements.
+const NOTE = prepared(
+  `INSERT INTO merchant_delivery (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
+       SELECT o.pid, CASE WHEN $ok THEN $at END, CASE WHEN $ok THEN NULL ELSE $at END, CASE WHEN $ok THEN NULL ELSE $at END,
+              CASE WHEN $ok THEN '' ELSE $err END, $ok
+       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no WHERE n.id = $id
+       ON CONFLICT (pid) DO UPDATE SET
+         last_success_at = CASE WHEN $ok THEN MAX(COALESCE(last_success_at, 0), $at) ELSE last_success_at END,
+         failing_since = CASE WHEN $ok THEN NULL ELSE COALESCE(failing_since, $at) END,
+         last_failure_at = CASE WHEN $ok THEN last_failure_at ELSE $at END,
+         last_error = CASE WHEN $ok THEN last_error ELSE $err END,
+         delivered = delivered + $ok`,
+);
 
 /** Inside recordAttempt's transaction: the merchant's row after this attempt. */
 export function noteAttempt(db: Database, id: number, o: AttemptOutcome): void {
   const ok = o.status === "delivered" ? 1 : 0;
-  db.query(
-    `INSERT INTO merchant_delivery (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
-     SELECT o.pid, CASE WHEN $ok THEN $at END, CASE WHEN $ok THEN NULL ELSE $at END, CASE WHEN $ok THEN NULL ELSE $at END,
-            CASE WHEN $ok THEN '' ELSE $err END, $ok
-     FROM notifications n JOIN orders o ON o.trade_no = n.trade_no WHERE n.id = $id
-     ON CONFLICT (pid) DO UPDATE SET
-       last_success_at = CASE WHEN $ok THEN MAX(COALESCE(last_success_at, 0), $at) ELSE last_success_at END,
-       failing_since = CASE WHEN $ok THEN NULL ELSE COALESCE(failing_since, $at) END,
-       last_failure_at = CASE WHEN $ok THEN last_failure_at ELSE $at END,
-       last_error = CASE WHEN $ok THEN last_error ELSE $err END,
-       delivered = delivered + $ok`,
-  ).run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
+  NOTE(db).run({ id, ok, at: o.attempt.attemptedAt, err: attemptError(o) });
 }
 
 export function deliveryHealth(db: Database, pid?: number): MerchantDelivery[] {

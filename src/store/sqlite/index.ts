@@ -197,13 +197,15 @@ export class SqliteStore implements Store {
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(this.db, t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(this.db, pid, o);
   listOrders: Store["listOrders"] = async (f) => orders.listOrders(this.db, f);
-  closeOrder: Store["closeOrder"] = async (t, now) => orders.closeOrder(this.db, t, now);
+  /** In the group commit with the reports: a cancel and a payment of one order race in the order they were asked for. */
+  closeOrder: Store["closeOrder"] = (t, now) => this.grouped(() => orders.closeOrder(this.db, t, now));
   expireOrders: Store["expireOrders"] = async (now, tally) => orders.expireOrders(this.db, now, tally);
 
   payOrder: Store["payOrder"] = async (u) => payOrder(this.db, u);
 
   claimDueNotifications: Store["claimDueNotifications"] = async (now, limit, lease, fair) => outbox.claimDue(this.db, now, limit, lease, fair);
-  recordNotificationAttempt: Store["recordNotificationAttempt"] = async (id, o) => outbox.recordAttempt(this.db, id, o);
+  // Acknowledgements join the group commit: the attempts that finish in one turn share one commit.
+  recordNotificationAttempt: Store["recordNotificationAttempt"] = (id, o) => this.grouped(() => outbox.recordAttempt(this.db, id, o));
   requeueNotification: Store["requeueNotification"] = async (t, now) => outbox.requeue(this.db, t, now);
   getNotification: Store["getNotification"] = async (t) => outbox.getNotification(this.db, t);
   listNotifications: Store["listNotifications"] = async (f) => outbox.listNotifications(this.db, f);
@@ -216,13 +218,24 @@ export class SqliteStore implements Store {
   insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(this.db, r, { bound, nonce });
   listReportBounds: Store["listReportBounds"] = async (f) => listReportBounds(this.db, f);
   listReports: Store["listReports"] = async (f) => reports.listReports(this.db, f);
-  settleReport: Store["settleReport"] = async (u) => settleReport(this.db, u);
+  /**
+   * Reports join the group commit too (one commit for the reports of one turn). A payment moves its
+   * account's paid sum for today, so the candidate accounts the creates of the same commit share
+   * are read again after it.
+   */
+  settleReport: Store["settleReport"] = (u) =>
+    this.grouped((candidates) => {
+      const settled = settleReport(this.db, u);
+      if (settled.pay?.kind === "paid") candidates.forget();
+      return settled;
+    });
   assignReport: Store["assignReport"] = async (u) => assignReport(this.db, u);
   insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(this.db, r, limits);
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(this.db, f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(this.db, b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => clients.recordClientSeen(this.db, c, ids, history, o);
+  /** Each accepted report's heartbeat: in the group commit with the report itself. */
+  recordClientSeen: Store["recordClientSeen"] = (c, ids, history, o) => this.grouped(() => clients.recordClientSeen(this.db, c, ids, history, o));
   listClients: Store["listClients"] = async () => clients.listClients(this.db);
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);

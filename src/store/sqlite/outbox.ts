@@ -2,8 +2,23 @@ import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
 import { toAttempt, toNotification } from "./rows.ts";
+import { prepared } from "./statement.ts";
+import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
+
+const byDue = (a: Notification, b: Notification) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id;
+
+// Held once per database (statement.ts). `+`: the lease seeks each admitted row by id, not a walk of
+// every due row on the due index.
+const LEASE_IDS = prepared(`UPDATE notifications SET claimed_until = $until
+  WHERE id IN (SELECT value FROM json_each($ids)) AND +status = 'pending' AND +next_attempt_at <= $now AND claimed_until <= $now
+  RETURNING *`);
+const INSERT_ATTEMPT = prepared(`INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
+  VALUES ($id, $at, $dur, $status, $body, $error, $ack)`);
+const SETTLE = prepared(`UPDATE notifications SET attempts = attempts + 1, status = $status, next_attempt_at = $next, claimed_until = 0,
+    delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
+  WHERE id = $id`);
 
 /**
  * Claims due rows by pushing their lease forward in the same statement that selects them, so two
@@ -49,27 +64,24 @@ function claimFair(db: Database, nowMs: number, limit: number, leaseMs: number, 
     if (fair.admit(c)) admitted.push(c.id);
   }
   if (admitted.length === 0) return [];
-  const lease = db.query(
-    `UPDATE notifications SET claimed_until = $until
-     WHERE id = $id AND status = 'pending' AND next_attempt_at <= $now AND claimed_until <= $now RETURNING *`,
-  );
-  return db.transaction(() => admitted.map((id) => lease.get({ id, now: nowMs, until: nowMs + leaseMs }) as Row | null).filter((r): r is Row => r !== null).map(toNotification)).immediate();
+  // One statement leases the whole batch (one write, one commit); its conditions are the lease's, so a
+  // row another claimer leased since the read is not returned, and the rows come back in due order.
+  const rows = LEASE_IDS(db).all({ ids: JSON.stringify(admitted), now: nowMs, until: nowMs + leaseMs }) as Row[];
+  return rows.map(toNotification).sort(byDue);
 }
 
+/**
+ * One attempt's record: the attempt, the row's new state (lease released) and the merchant's
+ * delivery row. A savepoint of the store's group commit (index.ts), so the acknowledgements that
+ * finish in one turn of the event loop share one commit, and one that fails is rolled back alone.
+ */
 export function recordAttempt(db: Database, id: number, o: AttemptOutcome): void {
-  db.transaction(() => {
+  inTransaction(db, () => {
     const a = o.attempt;
-    db.query(
-      `INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
-       VALUES ($id, $at, $dur, $status, $body, $error, $ack)`,
-    ).run({ id, at: a.attemptedAt, dur: a.durationMs, status: a.httpStatus, body: a.body, error: a.error, ack: a.acknowledged ? 1 : 0 });
-    db.query(
-      `UPDATE notifications SET attempts = attempts + 1, status = $status, next_attempt_at = $next, claimed_until = 0,
-         delivered_at = CASE WHEN $status = 'delivered' THEN $at ELSE delivered_at END
-       WHERE id = $id`,
-    ).run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
+    INSERT_ATTEMPT(db).run({ id, at: a.attemptedAt, dur: a.durationMs, status: a.httpStatus, body: a.body, error: a.error, ack: a.acknowledged ? 1 : 0 });
+    SETTLE(db).run({ id, status: o.status, next: o.nextAttemptAt, at: a.attemptedAt });
     noteAttempt(db, id, o);
-  }).immediate();
+  });
 }
 
 export function requeue(db: Database, tradeNo: string, nowMs: number): boolean {

@@ -10,6 +10,7 @@ import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { insertReport } from "./reports.ts";
 import { toOrder } from "./rows.ts";
+import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;
 
@@ -49,8 +50,9 @@ function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): st
   return pay.kind === "not_payable" ? pay.reason : "order not found";
 }
 
+/** A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit. */
 export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
-  return db.transaction((): SettleReportResult => {
+  return inTransaction(db, (): SettleReportResult => {
     const stored = (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
       const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo }, { bound: u.bound });
       return { reportId: id, outcome, reason, tradeNo, pay };
@@ -67,5 +69,5 @@ export function settleReport(db: Database, u: SettleReportUnit): SettleReportRes
     }
     if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
     return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
-  }).immediate();
+  });
 }
