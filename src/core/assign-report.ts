@@ -1,6 +1,7 @@
 // The operator pays an order with a report that matched nothing (money received, no order found:
 // the payer paid a different amount, the phone named no account). The rule is pure; the store
 // runs it inside the one transaction that pays the order and marks the report matched.
+import { because, type Reason } from "./reasons.ts";
 import type { PayUnit, StoredReport } from "./store.ts";
 import { type Order, OrderStatus } from "./types.ts";
 
@@ -14,7 +15,7 @@ export interface AssignReportUnit {
   check: (report: StoredReport, order: Order) => string | null;
   pay: (order: Order) => PayUnit;
   /** The reason stored on the report once it paid the order. */
-  note: (report: StoredReport, order: Order) => string;
+  note: (report: StoredReport, order: Order) => Reason;
 }
 
 export type AssignReportResult =
@@ -59,7 +60,7 @@ export function assignProblem(report: StoredReport, order: Order, matchWindow: n
   return words[code];
 }
 
-export function assignNote(actor: string, reason: string, report: StoredReport, order: Order): string {
-  const differs = report.amount !== order.tradeAmount ? `; reported ${report.amount} cents, order payable ${order.tradeAmount} cents` : "";
-  return `assigned to ${order.tradeNo} by ${actor}: ${reason}${differs}`;
+export function assignNote(actor: string, reason: string, report: StoredReport, order: Order): Reason {
+  const differs = report.amount !== order.tradeAmount ? { reported: report.amount, payable: order.tradeAmount } : {};
+  return because("assigned", { no: order.tradeNo, by: actor, why: reason, ...differs });
 }

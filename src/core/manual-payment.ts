@@ -5,7 +5,8 @@
 import { type AssignReportResult, assignNote, assignProblem } from "./assign-report.ts";
 import type { Gateway } from "./gateway.ts";
 import { payUnit } from "./pay-order.ts";
-import type { MatchDecision } from "./report-match.ts";
+import { because, type Reason } from "./reasons.ts";
+import { type MatchDecision, matched, notPaidReason } from "./report-match.ts";
 import type { SettleReportResult } from "./store.ts";
 import { type Order, OrderStatus } from "./types.ts";
 
@@ -42,12 +43,18 @@ export function confirmRefusal(o: Order): ConfirmRefusalCode | null {
   return o.status === OrderStatus.Failed || o.tradeAmount === null ? "no_account" : null;
 }
 
+/** confirmRefusal as a stored reason (core/reasons.ts). */
+export function confirmReason(o: Order): Reason | null {
+  const code = confirmRefusal(o);
+  const no = o.tradeNo;
+  if (code === "paid") return because("confirm_paid", { no });
+  if (code === "closed") return because("closed", { no });
+  return code === "no_account" ? because("confirm_no_account", { no }) : null;
+}
+
 /** confirmRefusal in the CLI's words. */
 export function confirmProblem(o: Order): string | null {
-  const code = confirmRefusal(o);
-  if (code === "paid") return `order ${o.tradeNo} is already paid`;
-  if (code === "closed") return `order ${o.tradeNo} is closed; nothing paid`;
-  return code === "no_account" ? `order ${o.tradeNo} has no receiving account (creation failed or no pay type chosen); nothing paid` : null;
+  return confirmReason(o)?.text ?? null;
 }
 
 export type ConfirmResult = { ok: true; order: Order; report: SettleReportResult } | { ok: false; reason: string };
@@ -71,10 +78,12 @@ export async function confirmPaymentByHand(gw: Gateway, tradeNo: string, act: Op
     // Re-checked on the row the transaction reads: a report may have paid it a moment ago.
     decide: (view): MatchDecision => {
       const current = view.orderByTradeNo(tradeNo);
-      const problem = current ? confirmProblem(current) : `no order ${tradeNo}`;
-      return current && !problem ? { kind: "matched", order: current, note: `confirmed by ${act.actor}` } : { kind: "unmatched", reason: problem ?? "not payable" };
+      if (!current) return { kind: "unmatched", reason: because("no_order", { no: tradeNo }) };
+      const problem = confirmReason(current);
+      return problem ? { kind: "unmatched", reason: problem } : matched(current, { by: act.actor });
     },
     pay: (o) => ({ ...payUnit(gw, merchant, window, o.tradeNo), acceptTimedOutSince: 0 }),
+    notPaid: notPaidReason,
   });
   gw.metrics.report("operator", result.outcome);
   if (result.pay?.kind !== "paid") return { ok: false, reason: result.reason };

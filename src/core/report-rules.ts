@@ -5,6 +5,7 @@
 
 import type { LinearPattern } from "./linear-pattern.ts";
 import { parseYuan } from "./money.ts";
+import { because, type Reason } from "./reasons.ts";
 import { MESSAGE_RULES, type MessageRule, type PayType, SHARED_REJECTS } from "./payment-formats.ts";
 
 export { MESSAGE_RULES, type MessageRule, type PayType, SHARED_REJECTS };
@@ -19,9 +20,12 @@ export interface ForwardedMessage {
   device_name?: string;
 }
 
+/** Not a payment: `reason` is the English text of `why` (core/reasons.ts), which the report stores. */
 export type MessageParse =
   | { ok: true; payType: PayType; amount: number; rule: string }
-  | { ok: false; reason: string };
+  | { ok: false; reason: string; why: Reason };
+
+const notPayment = (why: Reason): MessageParse => ({ ok: false, reason: why.text, why });
 
 /** Integer cents from a yuan amount such as "0.01", "12", "1,234.50"; null when invalid. Only the
  * thousands separators are this module's business; the amount rules are core/money.ts's. */
@@ -117,34 +121,34 @@ export function matchPaymentMessage(
   budget: Budget | null = null,
 ): MessageParse {
   const pkg = (m.package_name ?? "").trim();
-  if (!pkg) return { ok: false, reason: "missing package_name" };
+  if (!pkg) return notPayment(because("missing_package"));
   const candidates = rules.filter((r) => r.pkg === pkg);
-  if (candidates.length === 0) return { ok: false, reason: `unknown package ${pkg}` };
+  if (candidates.length === 0) return notPayment(because("unknown_package", { pkg }));
 
   // The title is compared as sent: "微信支付 " or "微信支付\u200b" is somebody's nickname. The text's
   // line breaks vary by forwarder and phone, so runs of white space count as one space.
   const title = m.title ?? "";
   const text = (m.msg ?? "").replace(/\s+/g, " ").trim();
-  if (!title.trim() && !text) return { ok: false, reason: "empty notification text" };
+  if (!title.trim() && !text) return notPayment(because("empty_text"));
   if (title.length > MESSAGE_LIMITS.titleChars || text.length > MESSAGE_LIMITS.textChars) {
-    return { ok: false, reason: `longer than a payment notification (title over ${MESSAGE_LIMITS.titleChars} or text over ${MESSAGE_LIMITS.textChars} characters)` };
+    return notPayment(because("too_long", { title: MESSAGE_LIMITS.titleChars, text: MESSAGE_LIMITS.textChars }));
   }
 
   for (const [i, r] of candidates.entries()) {
-    if (budget && !budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules, ${candidates.length - i} of ${candidates.length} not tried` };
+    if (budget && !budget.left()) return notPayment(because("time_bound", { ms: budget.ms, untried: candidates.length - i, of: candidates.length }));
     const t = titleGroups(r, title);
     if (!t) continue;
     const x = matchText(r, text, title);
     if (!x) continue;
     const group = x.amount ?? t.amount;
-    if (group === undefined) return { ok: false, reason: `rule ${r.id} has no amount group` };
+    if (group === undefined) return notPayment(because("no_amount_group", { rule: r.id }));
     const amountText = moneyText(group);
     const amount = yuanTextToCents(amountText);
-    if (amount === null) return { ok: false, reason: `rule ${r.id}: invalid amount "${amountText}"` };
+    if (amount === null) return notPayment(because("invalid_amount", { rule: r.id, text: amountText }));
     return { ok: true, payType: r.payType, amount, rule: r.id };
   }
-  if (budget && !budget.left()) return { ok: false, reason: `time bound: ${budget.ms} ms spent on this message's rules` };
-  return { ok: false, reason: whyNot(candidates, title, text, sharedRejects) };
+  if (budget && !budget.left()) return notPayment(because("time_bound", { ms: budget.ms }));
+  return notPayment(whyNot(candidates, title, text, sharedRejects));
 }
 
 function matchText(r: MessageRule, text: string, title: string): Record<string, string | undefined> | null {
@@ -164,19 +168,15 @@ function unfold(text: string, title: string): string | null {
   return sep ? rest.slice(title.length + sep[0].length) : null;
 }
 
-function whyNot(rules: MessageRule[], title: string, text: string, sharedRejects: LinearPattern[]): string {
+function whyNot(rules: MessageRule[], title: string, text: string, sharedRejects: LinearPattern[]): Reason {
   for (const re of sharedRejects) {
     const hit = re.find(`${title} ${text}`);
-    if (hit !== null) return `rejected wording "${hit}"`;
+    if (hit !== null) return because("rejected_wording", { w: hit });
   }
   // Only the pattern that carries the amount is the wording; the other part is a title list or a
   // fixed tail (which may be empty, and so is found in anything).
   const inText = rules.filter((r) => r.text.hasAmount);
-  if (inText.some((r) => matchText(r, text, title))) {
-    return "payment text, but the title is not one of this app's payment senders (a chat or request from someone else)";
-  }
-  if (rules.some((r) => (r.text.hasAmount ? r.text.test(text) : r.titleWording?.test(title) === true))) {
-    return "payment wording with other text around it (a chat, group, friend-request or forwarded message): only the whole notification of a payment sender pays";
-  }
-  return "no payment wording matched";
+  if (inText.some((r) => matchText(r, text, title))) return because("not_sender");
+  if (rules.some((r) => (r.text.hasAmount ? r.text.test(text) : r.titleWording?.test(title) === true))) return because("wording_around");
+  return because("no_wording");
 }

@@ -4,7 +4,8 @@
 import type { Gateway } from "./gateway.ts";
 import { type PaymentFacts, payUnit } from "./pay-order.ts";
 import { boundedResult, unmatchedBound } from "./report-bounds.ts";
-import { isPayable, type MatchDecision, type MatchView, matchPayment, type PaymentClaim, whyNotPayable } from "./report-match.ts";
+import { because } from "./reasons.ts";
+import { isPayable, type MatchDecision, type MatchView, matched, matchPayment, notPaidReason, type PaymentClaim, whyNotPayable } from "./report-match.ts";
 import type { MonitorClient, NonceClaim, ReportRecord, SettleReportResult } from "./store.ts";
 import type { Merchant } from "./types.ts";
 
@@ -24,10 +25,11 @@ async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, no
       const d = decide(view, now, window);
       // The reporter may only pay the merchants it speaks for; anything else is stored, never thrown
       // (a throw here was an HTTP 500 the phone retried forever, and the report was lost).
-      if (d.kind === "matched" && !byPid.has(d.order.pid)) return { kind: "unmatched", reason: "the order belongs to another merchant; nothing paid" };
+      if (d.kind === "matched" && !byPid.has(d.order.pid)) return { kind: "unmatched", reason: because("other_merchant") };
       return d;
     },
     pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
+    notPaid: notPaidReason,
     nonce,
   });
   const result = boundedResult(settled, bound);
@@ -63,8 +65,8 @@ export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts:
   };
   const decide = (view: MatchView, now: number, window: number): MatchDecision => {
     const current = view.orderByTradeNo(tradeNo);
-    if (!current) return { kind: "unmatched", reason: "order not found" };
-    return isPayable(current, now, window) ? { kind: "matched", order: current } : { kind: "unmatched", reason: whyNotPayable(current, now, window), order: current };
+    if (!current) return { kind: "unmatched", reason: because("order_not_found") };
+    return isPayable(current, now, window) ? matched(current) : { kind: "unmatched", reason: whyNotPayable(current, now, window), order: current };
   };
   return settle(gw, report, decide, [merchant], facts);
 }

@@ -9,6 +9,7 @@ import type { BrowseStore } from "./browse/store.ts";
 import type { DeviceStore } from "./clients/store.ts";
 import type { RefusalLimits, RefusalRecord } from "./refusals.ts";
 import type { MatchDecision, MatchView } from "./report-match.ts";
+import type { Reason } from "./reasons.ts";
 import type { RulesStore } from "./rules/store.ts";
 import type { SlotStore } from "./slots/store.ts";
 import type { StatsStore } from "./stats/store.ts";
@@ -146,7 +147,11 @@ export interface ReportRecord {
   channelCode: string;
   dedupeKey: string | null;
   outcome: "matched" | "unmatched" | "duplicate" | "rejected" | "accepted";
+  /** The English text (the report API's and the CLI's words). */
   reason: string;
+  /** The reason as a code and its parameters (core/reasons.ts, JSON text); null on refusals and older rows. */
+  reasonCode?: string | null;
+  reasonArgs?: string | null;
   tradeNo: string | null;
   createdAt: number;
 }
@@ -211,6 +216,8 @@ export interface SettleReportUnit {
   report: ReportRecord;
   decide: (view: MatchView) => MatchDecision;
   pay: (order: Order) => PayUnit;
+  /** Why a matched order was not paid after all (the pay unit's conditional update has the last word). */
+  notPaid: (pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string) => Reason;
   /** Claimed in the same transaction: a timestamp the client used before settles nothing (`replayed`). */
   nonce?: NonceClaim;
   /** An unmatched outcome past this bound is counted, not stored. */
@@ -222,6 +229,8 @@ export interface SettleReportResult {
   reportId: number | null;
   outcome: ReportRecord["outcome"];
   reason: string;
+  /** The reason as a code (core/reasons.ts); absent on a replayed request, which stored nothing. */
+  why?: Reason;
   tradeNo: string | null;
   pay: PayResult | null;
   /** The unit's nonce was used before: nothing was stored or paid (reportId 0). */

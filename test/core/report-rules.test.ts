@@ -261,6 +261,6 @@ describe("table", () => {
     expect(matchPaymentMessage(notice("com.alipay.merchant", "商家服务", "转发：商家到账3.30元"), rules).ok).toBe(false);
     expect(matchPaymentMessage(notice("com.alipay.merchant", "商家服务助手", "商家到账3.30元"), rules).ok).toBe(false);
     expectPaid(notice(ALIPAY, "", "收款码到账1元"), "alipay", 100, "alipay.qrcode");
-    expect(matchPaymentMessage(notice(ALIPAY, "", "收款码到账1元"), [])).toEqual({ ok: false, reason: `unknown package ${ALIPAY}` });
+    expect(matchPaymentMessage(notice(ALIPAY, "", "收款码到账1元"), [])).toMatchObject({ ok: false, reason: `unknown package ${ALIPAY}`, why: { code: "unknown_package", args: { pkg: ALIPAY } } });
   });
 });

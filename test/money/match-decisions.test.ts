@@ -6,7 +6,13 @@ import type { Order } from "../../src/core/types.ts";
 import { account, claim, NOW, order, view } from "../report/fake-view.ts";
 
 const W = 600;
-const decide = (c: PaymentClaim, v: MatchView) => matchPayment(c, v, NOW, W);
+/** Decisions with their English text (core/reasons.ts); a match's "paid (...)" note as `note`. */
+function decide(c: PaymentClaim, v: MatchView) {
+  const d = matchPayment(c, v, NOW, W);
+  if (d.kind !== "matched") return { ...d, reason: d.reason.text };
+  const { reason, ...rest } = d;
+  return reason.text === "paid" ? rest : { ...rest, note: reason.text.slice("paid (".length, -1) };
+}
 
 describe("isPayable and whyNotPayable", () => {
   test("pending or timed out up to the window's last second, with a payable amount", () => {
@@ -19,7 +25,7 @@ describe("isPayable and whyNotPayable", () => {
   });
 
   test("each reason", () => {
-    const why = (o: Partial<Order>) => whyNotPayable(order("A", o), NOW, W);
+    const why = (o: Partial<Order>) => whyNotPayable(order("A", o), NOW, W).text;
     expect(why({ status: 2 })).toBe("order A is already paid; nothing changed");
     expect(why({ status: 3 })).toBe("order A is closed; nothing paid");
     expect(why({ status: 5 })).toBe("order A failed at creation; nothing paid");
@@ -70,7 +76,7 @@ describe("matchPayment by amount", () => {
 
   test("two payable orders are ambiguous and both are named", () => {
     const v = view([account(1), account(2)], [order("A"), order("B", { accountId: 2 })]);
-    expect(decide(claim(), v)).toEqual({ kind: "ambiguous", reason: "2 pending orders match amount 1000, pay_type alipay; nothing paid", tradeNos: ["A", "B"] });
+    expect(decide(claim(), v)).toEqual({ kind: "ambiguous", reason: "2 pending orders match amount 1000, pay_type alipay; nothing paid (A, B)", tradeNos: ["A", "B"] });
   });
 
   test("on a shared account another merchant's order is neither paid nor named", () => {
@@ -89,9 +95,9 @@ describe("matchPayment by named order", () => {
 
   test("an id naming two orders is ambiguous: two merchants' out_trade_no, or one's trade_no and another order's out_trade_no", () => {
     const two = view([account(1)], [order("A", { outTradeNo: "X" }), order("B", { pid: 2002, outTradeNo: "X" })]);
-    expect(decide(claim({ pid: null, outOrderId: "X" }), two)).toEqual({ kind: "ambiguous", reason: "out_order_id X names several orders", tradeNos: ["A", "B"] });
+    expect(decide(claim({ pid: null, outOrderId: "X" }), two)).toEqual({ kind: "ambiguous", reason: "out_order_id X names several orders (A, B)", tradeNos: ["A", "B"] });
     const crossed = view([account(1)], [order("A"), order("B", { outTradeNo: "A" })]);
-    expect(decide(claim({ orderId: "A" }), crossed)).toEqual({ kind: "ambiguous", reason: "order_id A names several orders", tradeNos: ["A", "B"] });
+    expect(decide(claim({ orderId: "A" }), crossed)).toEqual({ kind: "ambiguous", reason: "order_id A names several orders (A, B)", tradeNos: ["A", "B"] });
   });
 
   test("the named order must agree: amount, pay type, payable, account", () => {

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { LogFields } from "../../src/core/log.ts";
 import { payOrder, payUnit, returnUri } from "../../src/core/pay-order.ts";
-import type { MatchDecision } from "../../src/core/report-match.ts";
+import { because } from "../../src/core/reasons.ts";
+import { type MatchDecision, matched, notPaidReason } from "../../src/core/report-match.ts";
 import { markClientSeen, settleOperatorPayment, settlePaymentReport } from "../../src/core/settle-report.ts";
 import type { ReportRecord } from "../../src/core/store.ts";
 import { md5Sign } from "../../src/protocols/signing.ts";
@@ -29,25 +30,28 @@ async function settle(decide: MatchDecision | ((v: any) => MatchDecision), repor
     report: { ...base, createdAt: h.clock.now(), ...report },
     decide: typeof decide === "function" ? decide : () => decide,
     pay: (o) => payUnit(h.gw, merchant, 600, o.tradeNo),
+    notPaid: notPaidReason,
   });
 }
 const stored = async () => (await h.gw.store.listReports({}))[0]!;
+/** Any coded reason: these tests are about what the unit stores, not the wording. */
+const why = because("ids_differ");
 
 describe("the settlement unit stores what happened", () => {
   test("matched but no longer payable: the pay unit refuses, the report says why", async () => {
     const paid = await createOrder(h);
     await payOrder(h.gw, paid.trade_no);
     const order = (await h.gw.store.getOrder(paid.trade_no))!;
-    const r = await settle({ kind: "matched", order });
+    const r = await settle(matched(order));
     expect(r).toMatchObject({ outcome: "unmatched", reason: `order ${paid.trade_no} is already paid; nothing changed`, tradeNo: paid.trade_no, pay: { kind: "already_paid" } });
     expect(await stored()).toMatchObject({ outcome: "unmatched", reason: r.reason, tradeNo: paid.trade_no });
 
     const closed = await createOrder(h, { money: "20.00" });
     await postJson(h, "/xpay/order/cancel", signed({ pid: 1001, order_id: closed.trade_no, timestamp: h.clock.now() }));
-    const c = await settle({ kind: "matched", order: (await h.gw.store.getOrder(closed.trade_no))! });
+    const c = await settle(matched((await h.gw.store.getOrder(closed.trade_no))!));
     expect(c).toMatchObject({ outcome: "unmatched", reason: "order is closed", tradeNo: closed.trade_no, pay: { kind: "not_payable" } });
 
-    const ghost = await settle({ kind: "matched", order: { ...order, tradeNo: "20990101000000000000" } });
+    const ghost = await settle(matched({ ...order, tradeNo: "20990101000000000000" }));
     expect(ghost).toMatchObject({ outcome: "unmatched", reason: "order not found", tradeNo: "20990101000000000000", pay: { kind: "not_found" } });
     expect(wakes).toBe(0);
   });
@@ -55,32 +59,34 @@ describe("the settlement unit stores what happened", () => {
   test("paid: reason 'paid', with the rule's note when it has one", async () => {
     const o = await createOrder(h);
     const order = (await h.gw.store.getOrder(o.trade_no))!;
-    const r = await settle({ kind: "matched", order, note: "order_id X names no order; matched by amount" });
+    const r = await settle(matched(order, { notes: [{ field: "order_id", id: "X", mine: false }], by_amount: true }));
     expect(r).toMatchObject({ outcome: "matched", reason: "paid (order_id X names no order; matched by amount)", tradeNo: o.trade_no, pay: { kind: "paid" } });
     expect(await stored()).toMatchObject({ outcome: "matched", reason: r.reason, tradeNo: o.trade_no });
   });
 
   test("ambiguous: every candidate named in the reason, none as the report's order", async () => {
-    const r = await settle({ kind: "ambiguous", reason: "2 pending orders match", tradeNos: ["A1", "B2"] });
-    expect(r).toEqual({ reportId: r.reportId, outcome: "unmatched", reason: "2 pending orders match (A1, B2)", tradeNo: null, pay: null });
-    expect(await stored()).toMatchObject({ outcome: "unmatched", reason: "2 pending orders match (A1, B2)", tradeNo: null });
+    const reason = because("several", { n: 2, claim: { amount: 1000, pay_type: "alipay" }, orders: ["A1", "B2"] });
+    const r = await settle({ kind: "ambiguous", reason, tradeNos: ["A1", "B2"] });
+    const text = "2 pending orders match amount 1000, pay_type alipay; nothing paid (A1, B2)";
+    expect(r).toEqual({ reportId: r.reportId, outcome: "unmatched", reason: text, why: reason, tradeNo: null, pay: null });
+    expect(await stored()).toMatchObject({ outcome: "unmatched", reason: text, tradeNo: null, reasonCode: "several" });
   });
 
   test("unmatched: the order it is about is kept, or none", async () => {
     const o = await createOrder(h);
     const order = (await h.gw.store.getOrder(o.trade_no))!;
-    expect(await settle({ kind: "unmatched", reason: "why", order })).toMatchObject({ outcome: "unmatched", reason: "why", tradeNo: o.trade_no, pay: null });
-    expect(await settle({ kind: "unmatched", reason: "why not" })).toMatchObject({ tradeNo: null });
+    expect(await settle({ kind: "unmatched", reason: why, order })).toMatchObject({ outcome: "unmatched", reason: why.text, tradeNo: o.trade_no, pay: null });
+    expect(await settle({ kind: "unmatched", reason: why })).toMatchObject({ tradeNo: null });
   });
 
   test("duplicates: only of a report that was settled (matched or unmatched), stored with the reason", async () => {
     await h.gw.store.insertReport({ ...base, dedupeKey: "K", outcome: "rejected", reason: "bad sign", createdAt: h.clock.now() });
-    expect((await settle({ kind: "unmatched", reason: "first" }, { dedupeKey: "K" })).outcome).toBe("unmatched");
-    const again = await settle({ kind: "unmatched", reason: "second" }, { dedupeKey: "K" });
+    expect((await settle({ kind: "unmatched", reason: why }, { dedupeKey: "K" })).outcome).toBe("unmatched");
+    const again = await settle({ kind: "unmatched", reason: why }, { dedupeKey: "K" });
     expect(again).toMatchObject({ outcome: "duplicate", reason: "duplicate of an earlier report", tradeNo: null, pay: null });
     expect(await stored()).toMatchObject({ outcome: "duplicate", reason: "duplicate of an earlier report" });
-    expect((await settle({ kind: "unmatched", reason: "no key" })).outcome).toBe("unmatched");
-    expect((await settle({ kind: "unmatched", reason: "no key again" })).outcome).toBe("unmatched");
+    expect((await settle({ kind: "unmatched", reason: why })).outcome).toBe("unmatched");
+    expect((await settle({ kind: "unmatched", reason: why })).outcome).toBe("unmatched");
   });
 
   test("the store's pay unit: an unknown trade_no is not found", async () => {

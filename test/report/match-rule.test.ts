@@ -3,7 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { matchPayment, type MatchView, type PaymentClaim } from "../../src/core/report-match.ts";
 import { account, claim, NOW, order, view } from "./fake-view.ts";
 
-const decide = (c: PaymentClaim, v: MatchView) => matchPayment(c, v, NOW, 600);
+/** Decisions with their reason's English text (core/reasons.ts words it from the code). */
+function decide(c: PaymentClaim, v: MatchView) {
+  const d = matchPayment(c, v, NOW, 600);
+  return { ...d, reason: d.reason.text };
+}
 
 describe("matchPayment", () => {
   test("exactly one payable order is matched", () => {

@@ -94,7 +94,7 @@ describe("item 8: rules run in linear time, under a per-message budget", () => {
     let t = 0;
     const budget = new Budget(15, () => (t += 10));
     const r = await recogniseMessage(h.gw, { package_name: WECHAT, title: "微信支付", msg: "到账c1.00元" }, budget);
-    expect(r).toEqual({ ok: false, reason: "time bound: 15 ms spent on this message's rules, 2 of 3 not tried", operator: false });
+    expect(r).toMatchObject({ ok: false, reason: "time bound: 15 ms spent on this message's rules, 2 of 3 not tried", why: { code: "time_bound", args: { ms: 15, untried: 2, of: 3 } }, operator: false });
     expect(events).toEqual([["rules.time_bound", { budget_ms: 15, operator_rules: 3 }]]);
     // With time left the same message pays on rule c.
     expect(await recogniseMessage(h.gw, { package_name: WECHAT, title: "微信支付", msg: "到账c1.00元" })).toMatchObject({ ok: true, amount: 100, rule: "operator:c" });

@@ -2,7 +2,7 @@
 // more instances on the same database (two `xpay serve` processes), and units built from the
 // core's own rules, so each adapter is tested with exactly what the core hands it.
 import { allocationRule, type AllocationPolicy, type AllocationRule } from "../../src/core/allocation.ts";
-import { matchPayment, type PaymentClaim } from "../../src/core/report-match.ts";
+import { matchPayment, notPaidReason, type PaymentClaim } from "../../src/core/report-match.ts";
 import type { CreateOrderUnit, ExistingDecision, OutboxEntry, PayUnit, ReportRecord, SettleReportUnit, Store } from "../../src/core/store.ts";
 import type { NewOrder, Order } from "../../src/core/types.ts";
 
@@ -106,5 +106,6 @@ export function settleUnit(c: PaymentClaim, r: Partial<ReportRecord> = {}, now =
     report: report({ amount: c.amount, pid: c.pid, payType: c.payType, createdAt: now, ...r }),
     decide: (view) => matchPayment(c, view, now, POLICY.matchWindow),
     pay: (order) => payUnit(order.tradeNo, now),
+    notPaid: notPaidReason,
   };
 }

@@ -2,6 +2,7 @@
 // another merchant's order on a shared account), stored reports and the operator's assignment.
 import { expect, test } from "bun:test";
 import { assignProblem } from "../../src/core/assign-report.ts";
+import { because } from "../../src/core/reasons.ts";
 import { account, claim, create, type Ctx, merchant, payUnit, POLICY, report, settleUnit, T0 } from "./harness.ts";
 
 export function paymentsContract(ctx: Ctx): void {
@@ -56,6 +57,26 @@ export function paymentsContract(ctx: Ctx): void {
     expect(await s.getNotification(o.tradeNo)).not.toBeNull();
     const [stored] = await s.listReports({});
     expect(stored).toMatchObject({ id: r.reportId, outcome: "matched", tradeNo: o.tradeNo, dedupeKey: "k1", amount: 1234, pid: 1001 });
+    expect(stored).toMatchObject({ reason: "paid", reasonCode: "paid", reasonArgs: "{}" });
+  });
+
+  test("settle: a report keeps its reason as a code with parameters (amounts in cents) beside the English", async () => {
+    const s = ctx.store;
+    await merchant(s);
+    await account(s);
+    const r = await s.settleReport(settleUnit(claim({ amount: 6660, outOrderId: "A1" })));
+    expect(r.reason).toBe("out_order_id A1 names no order of this merchant; no pending order matches amount 6660, pay_type alipay");
+    const [stored] = await s.listReports({});
+    expect(stored!.reason).toBe(r.reason);
+    expect(stored!.reasonCode).toBe("no_pending");
+    expect(JSON.parse(stored!.reasonArgs!)).toEqual({ claim: { amount: 6660, pay_type: "alipay" }, notes: [{ field: "out_order_id", id: "A1", mine: true }] });
+    // A duplicate is coded by the store itself; a row without a code (a refusal, an older row) reads null.
+    await s.settleReport(settleUnit(claim({ amount: 6661 }), { dedupeKey: "d" }));
+    await s.settleReport(settleUnit(claim({ amount: 6661 }), { dedupeKey: "d" }));
+    await s.insertReport(report({ outcome: "accepted", reason: "1 account(s) online" }));
+    const [plain, dup] = await s.listReports({});
+    expect(dup).toMatchObject({ outcome: "duplicate", reasonCode: "duplicate", reasonArgs: "{}" });
+    expect(plain).toMatchObject({ reason: "1 account(s) online", reasonCode: null, reasonArgs: null });
   });
 
   test("settle: the same dedupe key again is a duplicate and pays nothing; another key reads 'already paid'", async () => {
@@ -138,15 +159,17 @@ export function paymentsContract(ctx: Ctx): void {
     const unit = {
       reportId: settled.reportId!, tradeNo: o.tradeNo,
       check: (r: Parameters<typeof assignProblem>[0], order: Parameters<typeof assignProblem>[1]) => assignProblem(r, order, POLICY.matchWindow),
-      pay: () => payUnit(o.tradeNo, T0 + 30), note: () => "assigned by operator",
+      pay: () => payUnit(o.tradeNo, T0 + 30), note: () => because("assigned", { no: o.tradeNo, by: "alice", why: "账单", reported: 4999, payable: 5000 }),
     };
     const r = await s.assignReport(unit);
     expect(r.kind).toBe("assigned");
     if (r.kind !== "assigned") return;
     expect(r.order.status).toBe(2);
-    expect(r.report).toMatchObject({ outcome: "matched", tradeNo: o.tradeNo, reason: "assigned by operator" });
+    const note = `assigned to ${o.tradeNo} by alice: 账单; reported 4999 cents, order payable 5000 cents`;
+    expect(r.report).toMatchObject({ outcome: "matched", tradeNo: o.tradeNo, reason: note, reasonCode: "assigned" });
     expect(r.notificationId).not.toBeNull();
-    expect((await s.listReports({}))[0]).toMatchObject({ outcome: "matched", tradeNo: o.tradeNo });
+    expect((await s.listReports({}))[0]).toMatchObject({ outcome: "matched", tradeNo: o.tradeNo, reason: note, reasonCode: "assigned" });
+    expect(JSON.parse((await s.listReports({}))[0]!.reasonArgs!)).toEqual({ no: o.tradeNo, by: "alice", why: "账单", reported: 4999, payable: 5000 });
     expect(await s.assignReport(unit)).toEqual({ kind: "refused", reason: `report ${settled.reportId} is matched; only an unmatched report can be assigned` });
     expect(await s.assignReport({ ...unit, reportId: 999_999 })).toEqual({ kind: "not_found", what: "report" });
     expect(await s.assignReport({ ...unit, tradeNo: "missing" })).toEqual({ kind: "not_found", what: "order" });

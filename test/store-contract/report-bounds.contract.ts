@@ -5,6 +5,7 @@
 // assigned by the operator) stays.
 import { expect, test } from "bun:test";
 import { assignProblem } from "../../src/core/assign-report.ts";
+import { because } from "../../src/core/reasons.ts";
 import type { ReportBound } from "../../src/core/store.ts";
 import { account, claim, create, type Ctx, DAY0, merchant, payUnit, POLICY, report, settleUnit, T0 } from "./harness.ts";
 
@@ -71,7 +72,7 @@ export function reportBoundsContract(ctx: Ctx): void {
     const assignedMoney = await s.settleReport(settleUnit(claim({ amount: 2999 }), {}, old));
     const assigned = await s.assignReport({
       reportId: assignedMoney.reportId!, tradeNo: order.tradeNo, check: (r, o) => assignProblem(r, o, POLICY.matchWindow),
-      pay: () => payUnit(order.tradeNo, old + 30), note: () => "assigned by operator",
+      pay: () => payUnit(order.tradeNo, old + 30), note: () => because("assigned", { no: order.tradeNo, by: "alice", why: "by hand" }),
     });
     expect(assigned.kind).toBe("assigned");
     await s.insertBoundedReport(report({ createdAt: old }), bound(5, "merchant:1001:payment", old - (old % 86_400)));

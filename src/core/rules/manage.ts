@@ -68,7 +68,7 @@ export async function testRule(gw: Gateway, input: RuleInput, o: { pid?: number 
     if (message.pkg !== input.pkg) continue;
     const r = matchPaymentMessage({ package_name: message.pkg, title: message.title, msg: message.text }, [rule], [], new Budget());
     if (r.ok) matches.push({ message, amount: r.amount });
-    else if (r.reason.includes("invalid amount")) matches.push({ message, amount: null });
+    else if (r.why.code === "invalid_amount") matches.push({ message, amount: null });
   }
   return { problem, samples: samplesMatched(rule), matches };
 }

@@ -1,6 +1,7 @@
 // GET or POST /api/report/{pid}/heart and /api/report/third-account/heart: the client is alive.
 // Heartbeats are stored like every report (outcome accepted) and mark online only the accounts the
 // client watches (core/clients/watch.ts), narrowed to channel_id when it names one.
+import { because, reasonFields } from "../../core/reasons.ts";
 import { presenceOf, reporterAccounts } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { markClientSeen } from "../../core/settle-report.ts";
@@ -20,7 +21,7 @@ export async function clientHeart(gw: Gateway, request: Request, pidText: string
   await markClientSeen(gw, { ...presence, channelId, extData: p.ext_data ?? "" }, accounts);
   await gw.store.insertReport({
     kind: "heart", pid: reporter.watcher.pid, client: presence.name, raw: rawOf("heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
-    outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
+    outcome: "accepted", ...reasonFields(because("online", { n: accounts.length })), tradeNo: null, createdAt: gw.clock.now(),
   });
   gw.metrics.report("heart", "accepted");
   return reply(ok({ accounts: accounts.length }));
@@ -35,7 +36,7 @@ export async function thirdAccountHeart(gw: Gateway, request: Request): Promise<
   await markClientSeen(gw, { kind: "third-account", pid: 0, name: p.account!, extData: `type=${p.type}` }, accounts);
   await gw.store.insertReport({
     kind: "third-heart", pid: null, client: p.account!, raw: rawOf("third-heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
-    outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: gw.clock.now(),
+    outcome: "accepted", ...reasonFields(because("online", { n: accounts.length })), tradeNo: null, createdAt: gw.clock.now(),
   });
   gw.metrics.report("third-heart", "accepted");
   return reply(ok({ accounts: accounts.length }));

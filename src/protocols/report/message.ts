@@ -12,6 +12,7 @@ import { recogniseMessage } from "../../core/rules/operator-rules.ts";
 import { keepUnrecognised } from "../../core/rules/unparsed.ts";
 import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
 import type { NonceClaim, SettleReportResult } from "../../core/store.ts";
+import { because, coded, reasonFields } from "../../core/reasons.ts";
 import { accept, reject, reply } from "./auth.ts";
 import { messageReportKey, rawOf, ReportCode, settledEnvelope } from "./codec.ts";
 import { MessageParams } from "./schemas.ts";
@@ -50,14 +51,14 @@ export async function settleMessage(gw: Gateway, reporter: Reporter, m: Forwarde
     // Stored and answered with the same reason, so the phone's log says why nothing was paid. No
     // dedupe key: once the operator adds a rule for a new wording, the same notification sent
     // again must pay, not read as a duplicate of this row.
-    const reason = `not a payment message: ${found.reason}`;
-    const stored = await insertUnmatched(gw, { ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
+    const why = because("not_payment", { why: coded(found.why) });
+    const stored = await insertUnmatched(gw, { ...base, dedupeKey: null, amount: null, payType: "", outcome: "unmatched", ...reasonFields(why), tradeNo: null, createdAt: gw.clock.now() }, src.nonce);
     if (stored.replayed) return replayed(gw);
     // Any accepted report is a sign of life: SmsForwarder sends no heartbeat of its own.
     await markClientSeen(gw, presence, watched.map((x) => x.id));
     if (await keepUnrecognised(gw, pid, base.dedupeKey, m, found.reason)) gw.metrics.unrecognisedMessage();
     gw.metrics.report("message", "unmatched");
-    return { reportId: stored.id, outcome: "unmatched", reason: stored.reason, tradeNo: null, pay: null };
+    return { reportId: stored.id, outcome: "unmatched", reason: stored.reason, why, tradeNo: null, pay: null };
   }
   const r = await settlePaymentReport(
     gw,

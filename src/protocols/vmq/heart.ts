@@ -3,6 +3,7 @@
 // require_online_client. The app's own clock must be within vmq_time_window, and newer
 // than its last accepted heartbeat: the app speaks plain HTTP, and a captured heartbeat replayed
 // later must not keep a dead phone "online" while payers are sent to its QR codes.
+import { because, reasonFields } from "../../core/reasons.ts";
 import type { Gateway } from "../../core/gateway.ts";
 import { markClientSeen } from "../../core/settle-report.ts";
 import { clientAccounts } from "./accounts.ts";
@@ -31,7 +32,7 @@ export async function appHeart(gw: Gateway, request: Request): Promise<Response>
   await markClientSeen(gw, { kind: "vmq", pid: client.pid, name: client.name }, accounts);
   await gw.store.insertReport({
     kind: "vmq-heart", pid: client.pid, client: client.name, raw: rawOf("vmq-heart", p), amount: null, payType: "", channelCode: "", dedupeKey: null,
-    outcome: "accepted", reason: `${accounts.length} account(s) online`, tradeNo: null, createdAt: now,
+    outcome: "accepted", ...reasonFields(because("online", { n: accounts.length })), tradeNo: null, createdAt: now,
   });
   gw.metrics.report("vmq-heart", "accepted");
   return reply(ok());

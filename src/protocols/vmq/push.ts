@@ -5,6 +5,7 @@
 // nothing is stored unmatched (V免签's 无订单转账). The app re-sends a push (same t, type, price,
 // sign; a fork adds force_push=true): the dedupe key ignores force_push, so it pays once.
 import type { Gateway } from "../../core/gateway.ts";
+import { because, type Reason, reasonFields } from "../../core/reasons.ts";
 import { insertUnmatched } from "../../core/report-bounds.ts";
 import { markClientSeen, type ReportInput, settlePaymentReport } from "../../core/settle-report.ts";
 import { md5Hex } from "../signing.ts";
@@ -21,8 +22,8 @@ export function pushKey(clientId: number, t: string, type: string, cents: number
 }
 
 /** Stored like an unmatched report (its dedupe key too), without asking the matching rule. */
-async function unboundType(gw: Gateway, report: ReportInput, reason: string) {
-  const stored = await insertUnmatched(gw, { ...report, outcome: "unmatched", reason, tradeNo: null, createdAt: gw.clock.now() });
+async function unboundType(gw: Gateway, report: ReportInput, why: Reason) {
+  const stored = await insertUnmatched(gw, { ...report, outcome: "unmatched", ...reasonFields(why), tradeNo: null, createdAt: gw.clock.now() });
   gw.metrics.report(report.kind, stored.duplicate ? "duplicate" : "unmatched");
   return { reportId: stored.id, outcome: stored.duplicate ? "duplicate" : "unmatched", reason: stored.reason, tradeNo: null };
 }
@@ -50,7 +51,7 @@ export async function appPush(gw: Gateway, request: Request): Promise<Response> 
   const accounts = await clientAccounts(gw, client, payType);
   const r =
     accounts.length === 0
-      ? await unboundType(gw, report, `V免签 client ${client.name} watches no ${payType} account; nothing paid`)
+      ? await unboundType(gw, report, because("unwatched_type", { client: client.name, pay_type: payType }))
       : await settlePaymentReport(gw, report, { pid: merchant.pid, accounts: accounts.map((a) => a.id), amount, payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" }, [merchant]);
   const now = gw.clock.now();
   await gw.store.recordVmqPush(client.id, now);

@@ -5,6 +5,7 @@ import type { SQL } from "bun";
 import type { AssignReportResult, AssignReportUnit } from "../../core/assign-report.ts";
 import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";
+import { reasonColumns } from "../report-reasons.ts";
 import { getReport } from "./reports.ts";
 import { unit } from "./tx.ts";
 
@@ -19,8 +20,10 @@ export function assignReport(sql: SQL, u: AssignReportUnit): Promise<AssignRepor
     const pay = await payIn(tx, u.pay(order));
     if (pay.kind !== "paid") return { kind: "refused", reason: pay.kind === "not_payable" ? pay.reason : `order ${u.tradeNo} is ${pay.kind.replace("_", " ")}` };
     const note = u.note(report, pay.order);
-    const r = await tx`UPDATE reports SET outcome = 'matched', trade_no = ${u.tradeNo}, reason = ${note} WHERE id = ${u.reportId} AND outcome = 'unmatched'`;
+    const c = reasonColumns(note);
+    const r = await tx`UPDATE reports SET outcome = 'matched', trade_no = ${u.tradeNo}, reason = ${c.reason}, reason_code = ${c.reasonCode ?? null}, reason_args = ${c.reasonArgs ?? null}
+      WHERE id = ${u.reportId} AND outcome = 'unmatched'`;
     if (r.count !== 1) throw new Error(`report ${u.reportId} changed during its assignment`);
-    return { kind: "assigned", report: { ...report, outcome: "matched", tradeNo: u.tradeNo, reason: note }, order: pay.order, notificationId: pay.notificationId };
+    return { kind: "assigned", report: { ...report, ...c, outcome: "matched", tradeNo: u.tradeNo }, order: pay.order, notificationId: pay.notificationId };
   });
 }

@@ -5,6 +5,7 @@
 // row lock in payIn one at a time, and only the first finds the order payable.
 import type { SQL } from "bun";
 import type { MatchView } from "../../core/report-match.ts";
+import type { Reason } from "../../core/reasons.ts";
 import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toOrder } from "../sqlite/rows.ts";
@@ -13,7 +14,8 @@ import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";
 import { Answers, replay } from "./replay.ts";
 import { claimNonce } from "./keyed-clients.ts";
-import { claimKey, DUPLICATE, insertReportIn, REPLAYED } from "./reports.ts";
+import { DUPLICATE_REASON, reasonColumns, REPLAYED } from "../report-reasons.ts";
+import { claimKey, insertReportIn } from "./reports.ts";
 import { unit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
@@ -42,31 +44,24 @@ function view(tx: SQL, answers: Answers): MatchView {
   };
 }
 
-/** Why a matched order was not paid after all: the pay unit's conditional update has the last word. */
-function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): string {
-  if (pay.kind === "already_paid") return `order ${tradeNo} is already paid; nothing changed`;
-  return pay.kind === "not_payable" ? pay.reason : "order not found";
-}
-
 export function settleReport(sql: SQL, u: SettleReportUnit): Promise<SettleReportResult> {
   return unit(sql, async (tx): Promise<SettleReportResult> => {
     // The nonce's unique key makes a second copy wait for the first one's commit, then fail the claim.
     if (u.nonce && !(await claimNonce(tx, u.nonce))) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
     const duplicate = await claimKey(tx, u.report.dedupeKey);
-    const stored = async (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): Promise<SettleReportResult> => {
-      const reportId = await insertReportIn(tx, { ...u.report, outcome, reason, tradeNo }, false, u.bound);
-      return { reportId, outcome, reason, tradeNo, pay };
+    const stored = async (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): Promise<SettleReportResult> => {
+      const reportId = await insertReportIn(tx, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, false, u.bound);
+      return { reportId, outcome, reason: why.text, why, tradeNo, pay };
     };
-    if (duplicate) return stored("duplicate", DUPLICATE, null, null);
+    if (duplicate) return stored("duplicate", DUPLICATE_REASON, null, null);
     const answers = new Answers();
     const d = await replay(() => u.decide(view(tx, answers)), answers);
     // Only an explicit "matched" pays; every other decision is stored with its reason.
     if (d.kind === "matched") {
       const pay = await payIn(tx, u.pay(d.order));
-      if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
-      return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+      if (pay.kind === "paid") return stored("matched", d.reason, d.order.tradeNo, pay);
+      return stored("unmatched", u.notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
     }
-    if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
-    return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
+    return stored("unmatched", d.reason, d.kind === "unmatched" ? (d.order?.tradeNo ?? null) : null, null);
   });
 }

@@ -3,13 +3,12 @@
 // duplicate (the partial unique index reports_dedupe would refuse it anyway).
 import type { SQL } from "bun";
 import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
+import { DUPLICATE } from "../report-reasons.ts";
 import { toReport } from "../sqlite/rows.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { takeBound } from "./report-bounds.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
-export const DUPLICATE = "duplicate of an earlier report";
-export const REPLAYED = "this request was accepted before (its timestamp is used); nothing stored";
 
 /** Takes the dedupe key's lock (held until commit) and says whether the key was stored already. */
 export async function claimKey(tx: SQL, key: string | null): Promise<boolean> {
@@ -23,9 +22,10 @@ export async function claimKey(tx: SQL, key: string | null): Promise<boolean> {
 export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean, bound?: ReportBound | null): Promise<number | null> {
   if (!duplicate && r.outcome === "unmatched" && bound && !(await takeBound(tx, bound, r.createdAt))) return null;
   const [row] = await tx`
-    INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)
+    INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, reason_code, reason_args, trade_no, created_at)
     VALUES (${r.kind}, ${r.pid}, ${r.client}, ${r.raw}, ${r.amount}, ${r.payType}, ${r.channelCode}, ${r.dedupeKey},
-            ${duplicate ? "duplicate" : r.outcome}, ${duplicate ? DUPLICATE : r.reason}, ${duplicate ? null : r.tradeNo}, ${r.createdAt})
+            ${duplicate ? "duplicate" : r.outcome}, ${duplicate ? DUPLICATE : r.reason}, ${duplicate ? "duplicate" : (r.reasonCode ?? null)},
+            ${duplicate ? "{}" : (r.reasonArgs ?? null)}, ${duplicate ? null : r.tradeNo}, ${r.createdAt})
     RETURNING id`;
   return Number(row.id);
 }

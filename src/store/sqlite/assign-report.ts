@@ -6,6 +6,7 @@ import type { AssignReportResult, AssignReportUnit } from "../../core/assign-rep
 import { getReport } from "./browse.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
+import { reasonColumns } from "../report-reasons.ts";
 
 export function assignReport(db: Database, u: AssignReportUnit): AssignReportResult {
   return db.transaction((): AssignReportResult => {
@@ -18,8 +19,11 @@ export function assignReport(db: Database, u: AssignReportUnit): AssignReportRes
     const pay = payOrder(db, u.pay(order));
     if (pay.kind !== "paid") return { kind: "refused", reason: pay.kind === "not_payable" ? pay.reason : `order ${u.tradeNo} is ${pay.kind.replace("_", " ")}` };
     const note = u.note(report, pay.order);
-    const r = db.query("UPDATE reports SET outcome = 'matched', trade_no = $t, reason = $reason WHERE id = $id AND outcome = 'unmatched'").run({ t: u.tradeNo, reason: note, id: u.reportId });
+    const c = reasonColumns(note);
+    const r = db
+      .query("UPDATE reports SET outcome = 'matched', trade_no = $t, reason = $reason, reason_code = $code, reason_args = $args WHERE id = $id AND outcome = 'unmatched'")
+      .run({ t: u.tradeNo, reason: c.reason, code: c.reasonCode ?? null, args: c.reasonArgs ?? null, id: u.reportId });
     if (r.changes !== 1) throw new Error(`report ${u.reportId} changed during its assignment`);
-    return { kind: "assigned", report: { ...report, outcome: "matched", tradeNo: u.tradeNo, reason: note }, order: pay.order, notificationId: pay.notificationId };
+    return { kind: "assigned", report: { ...report, ...c, outcome: "matched", tradeNo: u.tradeNo }, order: pay.order, notificationId: pay.notificationId };
   }).immediate();
 }

@@ -3,6 +3,7 @@
 // are serialised here, and only the first can see a payable order.
 import type { Database } from "bun:sqlite";
 import type { MatchView } from "../../core/report-match.ts";
+import type { Reason } from "../../core/reasons.ts";
 import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import { listChannels } from "./channels.ts";
 import { getOrder } from "./orders.ts";
@@ -11,6 +12,7 @@ import { claimNonce } from "./keyed-clients.ts";
 import { insertReport } from "./reports.ts";
 import { toOrder } from "./rows.ts";
 import { inTransaction } from "./transaction.ts";
+import { DUPLICATE_REASON, reasonColumns, REPLAYED } from "../report-reasons.ts";
 
 type Row = Record<string, unknown>;
 
@@ -41,33 +43,23 @@ function seen(db: Database, key: string | null): boolean {
   return db.query("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: key }) !== null;
 }
 
-const DUPLICATE = "duplicate of an earlier report";
-const REPLAYED = "this request was accepted before (its timestamp is used); nothing stored";
-
-/** Why a matched order was not paid after all: the pay unit's conditional update has the last word. */
-function notPaid(pay: Exclude<PayResult, { kind: "paid" }>, tradeNo: string): string {
-  if (pay.kind === "already_paid") return `order ${tradeNo} is already paid; nothing changed`;
-  return pay.kind === "not_payable" ? pay.reason : "order not found";
-}
-
 /** A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit. */
 export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
   return inTransaction(db, (): SettleReportResult => {
-    const stored = (outcome: ReportRecord["outcome"], reason: string, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
-      const { id } = insertReport(db, { ...u.report, outcome, reason, tradeNo }, { bound: u.bound });
-      return { reportId: id, outcome, reason, tradeNo, pay };
+    const stored = (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
+      const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound });
+      return { reportId: id, outcome, reason: why.text, why, tradeNo, pay };
     };
     if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
-    if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE, null, null);
+    if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
     const d = u.decide(view(db));
     // Only an explicit "matched" pays; every other decision is stored with its reason.
     if (d.kind === "matched") {
       // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
       const pay = payOrder(db, u.pay(d.order));
-      if (pay.kind === "paid") return stored("matched", d.note ? `paid (${d.note})` : "paid", d.order.tradeNo, pay);
-      return stored("unmatched", notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+      if (pay.kind === "paid") return stored("matched", d.reason, d.order.tradeNo, pay);
+      return stored("unmatched", u.notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
     }
-    if (d.kind === "ambiguous") return stored("unmatched", `${d.reason} (${d.tradeNos.join(", ")})`, null, null);
-    return stored("unmatched", d.reason, d.order?.tradeNo ?? null, null);
+    return stored("unmatched", d.reason, d.kind === "unmatched" ? (d.order?.tradeNo ?? null) : null, null);
   });
 }

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { takeBound } from "./report-bounds.ts";
+import { DUPLICATE } from "../report-reasons.ts";
 import { toReport } from "./rows.ts";
 
 /**
@@ -24,12 +25,13 @@ export function insertReport(db: Database, r: ReportRecord, o: { nonce?: NonceCl
     if (outcome === "unmatched" && o.bound && !takeBound(db, o.bound, r.createdAt)) return { id: null, duplicate };
     const row = db
       .query(
-        `INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, trade_no, created_at)
-         VALUES ($kind, $pid, $client, $raw, $amount, $pay_type, $code, $key, $outcome, $reason, $trade_no, $at) RETURNING id`,
+        `INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, reason_code, reason_args, trade_no, created_at)
+         VALUES ($kind, $pid, $client, $raw, $amount, $pay_type, $code, $key, $outcome, $reason, $rcode, $rargs, $trade_no, $at) RETURNING id`,
       )
       .get({
         kind: r.kind, pid: r.pid, client: r.client, raw: r.raw, amount: r.amount, pay_type: r.payType, code: r.channelCode,
-        key: r.dedupeKey, outcome, reason: duplicate ? "duplicate of an earlier report" : r.reason, trade_no: duplicate ? null : r.tradeNo, at: r.createdAt,
+        key: r.dedupeKey, outcome, reason: duplicate ? DUPLICATE : r.reason, rcode: duplicate ? "duplicate" : (r.reasonCode ?? null),
+        rargs: duplicate ? "{}" : (r.reasonArgs ?? null), trade_no: duplicate ? null : r.tradeNo, at: r.createdAt,
       }) as { id: number };
     return { id: row.id, duplicate };
   }).immediate();

@@ -118,6 +118,8 @@ export function toReport(r: Row): StoredReport {
     dedupeKey: r.dedupe_key === null ? null : str(r.dedupe_key),
     outcome: str(r.outcome) as StoredReport["outcome"],
     reason: str(r.reason),
+    reasonCode: r.reason_code == null ? null : str(r.reason_code),
+    reasonArgs: r.reason_args == null ? null : str(r.reason_args),
     source: str(r.source),
     tradeNo: r.trade_no === null ? null : str(r.trade_no),
     createdAt: num(r.created_at),
