@@ -1,7 +1,6 @@
-// Why a report matched nothing, in the page's language. The core stores its reason as English
-// text (the report API answers it to the phone, the CLI prints it); the console maps the known
-// shapes of that text (core/report-match.ts, report-rules.ts, report-bounds.ts, settle-report.ts)
-// to its own words, amounts in yuan. A reason joins its parts with "; " (a note, the refusal,
+// A report reason stored as English text only, in the page's language: rows written before reasons
+// had codes (migration 024; a row with a code is worded from it by reason-codes.ts). The console
+// maps the known shapes of that text (what core/reasons.ts words) to its own words, amounts in yuan. A reason joins its parts with "; " (a note, the refusal,
 // "nothing paid"); each part is mapped on its own, and a part no pattern knows is shown as it is,
 // so an old row or a new wording never disappears.
 import { duration, money } from "./format.ts";
@@ -69,6 +68,7 @@ const RULES: Rule[] = [
 
 /** Reasons whose free text (an operator's words, a note in parentheses) may hold "; " themselves. */
 const WHOLE: Rule[] = [
+  [/^not a payment message: (.+)$/s, "why.not_payment", (m, t) => ({ why: parts(m[1]!, t) })],
   [/^paid \((.+)\)$/s, "why.paid_note", (m, t) => ({ note: parts(m[1]!, t) })],
   [/^assigned to (\S+) by ([^:]+): (.*?)(?:; reported (\d+) cents, order payable (\d+) cents)?$/s, "why.assigned", (m) => ({ no: m[1]!, actor: m[2]!, why: m[3]! })],
 ];

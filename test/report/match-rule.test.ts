@@ -6,7 +6,8 @@ import { account, claim, NOW, order, view } from "./fake-view.ts";
 /** Decisions with their reason's English text (core/reasons.ts words it from the code). */
 function decide(c: PaymentClaim, v: MatchView) {
   const d = matchPayment(c, v, NOW, 600);
-  return { ...d, reason: d.reason.text };
+  if (d.kind !== "matched") return { ...d, reason: d.reason.text };
+  return d.reason.text === "paid" ? { ...d, reason: "paid" } : { ...d, note: d.reason.text.slice("paid (".length, -1) };
 }
 
 describe("matchPayment", () => {

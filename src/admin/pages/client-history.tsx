@@ -3,7 +3,7 @@
 // of its online stretches and silences over the chosen range (an SVG drawn from the stretches;
 // colours come from clients.css, no inline style), the silences longer than the heartbeat
 // timeout, report latency, and the messages no rule could read. Data from core/clients/detail.ts.
-import { reasonText } from "../reason-text.ts";
+import { reportReason } from "../reason-codes.ts";
 import type { DeviceHistory } from "../../core/clients/history.ts";
 import type { UnreadMessage } from "../../core/clients/detail.ts";
 import type { Latency } from "../../core/clients/latency.ts";
@@ -151,7 +151,7 @@ export function UnreadCard(p: { unread: UnreadMessage[]; tz: string; t: Translat
                     <span safe>{u.text || "—"}</span>
                     {u.looksLikePayment ? <span class="tag tag-warn cl-looks" safe>{t("unread.looks_paid")}</span> : ""}
                   </td>
-                  <td class="wrap muted" title={attr(u.report.reason)} safe>{reasonText(u.report.reason, p.t)}</td>
+                  <td class="wrap muted" title={attr(u.report.reason)} safe>{reportReason(u.report, p.t)}</td>
                 </tr>
               ))}
             </tbody>

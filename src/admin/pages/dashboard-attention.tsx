@@ -4,7 +4,7 @@
 // page and shows the CLI command that looks closer, for an operator on the server's shell.
 // Forwarded messages that were no payment are folded away under the lists, and count in no chip;
 // monitoring clients offline get a chip of their own, linked to the client (or the clients page).
-import { reasonText } from "../reason-text.ts";
+import { reportReason } from "../reason-codes.ts";
 import type { Children } from "@kitajs/html";
 import { ATTENTION_DAYS, ATTENTION_ROWS, type Attention } from "../../core/browse/attention.ts";
 import type { ClientState } from "../../core/monitor-clients.ts";
@@ -109,7 +109,7 @@ function NotPayments(p: { a: Attention; tz: string; t: Translate }) {
           <li>
             <Time at={x.createdAt} tz={tz} /> · <a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${x.client || x.kind}`}</a>
             {x.pid === null ? "" : <span class="muted" safe>{` · ${x.pid}`}</span>}
-            <span class="dash-quiet-reason muted" title={attr(x.reason)} safe>{reasonText(x.reason, t)}</span>
+            <span class="dash-quiet-reason muted" title={attr(x.reason)} safe>{reportReason(x, t)}</span>
           </li>
         ))}
       </ul>
@@ -138,7 +138,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
             <td class="nowrap"><a href={`/admin/reports/${x.id}`} safe>{`#${x.id} · ${payTypeName(x.payType, t)}`}</a></td>
             <td class="num" safe>{x.amount === null ? "—" : yuanText(x.amount)}</td>
             <td safe>{x.pid === null ? "—" : String(x.pid)}</td>
-            <td class="dash-text" title={attr(x.reason)} safe>{reasonText(x.reason, t)}</td>
+            <td class="dash-text" title={attr(x.reason)} safe>{reportReason(x, t)}</td>
             <Cmd cmd={`xpay report list --outcome unmatched --money yes${x.pid === null ? "" : ` --pid ${x.pid}`}`} />
           </tr>
         ))}

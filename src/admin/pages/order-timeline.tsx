@@ -6,7 +6,7 @@
 // (core/browse/timeline-fold.ts): one entry "failed 13 times, last …" with the first time, the
 // shared status, error and answer once, and each attempt's time behind a <details>. Every value is
 // escaped; raw texts go in <pre>.
-import { reasonText } from "../reason-text.ts";
+import { reportReason } from "../reason-codes.ts";
 import { actionLabel } from "../audit-labels.ts";
 import { attr } from "../components.tsx";
 import type { TimelineEvent } from "../../core/browse/timeline.ts";
@@ -91,7 +91,7 @@ function Body(p: { e: TimelineEvent; t: T; tz: string }) {
           <div>
             <a href={`/admin/reports/${str(d.id)}`} safe>{`#${str(d.id)}`}</a> · <span safe>{kindName(t, str(d.report_kind))}</span> · <span safe>{str(d.client)}</span> · <b safe>{yuan(cents(d.amount))}</b>
           </div>
-          {d.reason ? <div title={attr(str(d.reason))} safe>{reasonText(str(d.reason), t)}</div> : ""}
+          {d.reason ? <div title={attr(str(d.reason))} safe>{reportReason({ reason: str(d.reason), reasonCode: d.reason_code === undefined ? null : str(d.reason_code), reasonArgs: d.reason_args === undefined ? null : str(d.reason_args) }, t)}</div> : ""}
         </div>
       );
     case "paid":

@@ -5,7 +5,7 @@
 // when the money arrived, nearest amount first) and a required reason. POST .../assign calls the
 // audited core function `xpay report assign` calls; a refusal is shown inline, nothing changed.
 import { Candidates } from "./report-candidates.tsx";
-import { reasonText } from "../reason-text.ts";
+import { reportReason } from "../reason-codes.ts";
 import { type ReportDetail, reportDetail } from "../../core/browse/order-detail.ts";
 import { REASON_MAX } from "../../core/manual-payment.ts";
 import { assignReportAs } from "../../core/order-actions.ts";
@@ -76,7 +76,7 @@ function ReadCard(p: { ctx: AdminContext; d: ReportDetail; merchantName: string 
           <dt safe>{t("reports.k_pay_type")}</dt><dd safe>{payType}</dd>
           <dt safe>{t("reports.k_channel_code")}</dt><dd class="mono" safe>{r.channelCode || "—"}</dd>
           <dt safe>{t("reports.k_outcome")}</dt><dd><OutcomeBadge outcome={r.outcome} t={t} /></dd>
-          <dt safe>{t("reports.k_reason")}</dt><dd title={attr(r.reason)} safe>{reasonText(r.reason, t) || "—"}</dd>
+          <dt safe>{t("reports.k_reason")}</dt><dd title={attr(r.reason)} safe>{reportReason(r, t) || "—"}</dd>
           <dt safe>{t("reports.k_order")}</dt>
           <dd class="mono">{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} id="report-order" safe>{r.tradeNo}</a> : <span class="faint">—</span>}</dd>
           {r.source ? <><dt safe>{t("reports.k_source")}</dt><dd class="mono" safe>{r.source}</dd></> : ""}

@@ -3,7 +3,7 @@
 // and received dates in the operator's zone (pickers and quick ranges, date-filter.tsx)
 // (core/browse/report-query.ts, the CLI's `report list` too), paged by id: "next page" asks for the
 // ids below the last one shown, "newest" starts again. A bad filter value is a 422 with its message.
-import { reasonText } from "../reason-text.ts";
+import { reportReason } from "../reason-codes.ts";
 import { type ReportFilterCode, type ReportFilterField, parseReportFilter, REPORT_FILTER_FIELDS, REPORT_KINDS, REPORT_OUTCOMES, reportQueryString } from "../../core/browse/report-query.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
@@ -96,7 +96,7 @@ function ReportsTable(p: { rows: StoredReport[]; merchants: Map<number, Merchant
                 <td class="num nowrap c-key" data-label={t("reports.col_amount")} data-cell="amount" safe>{yuan(r.amount)}</td>
                 <td class="nowrap c-badge"><OutcomeBadge outcome={r.outcome} t={t} /></td>
                 <td class="nowrap mono" data-label={t("reports.col_order")}>{r.tradeNo ? <a href={`/admin/orders/${r.tradeNo}`} safe>{r.tradeNo}</a> : <span class="faint">—</span>}</td>
-                <td class="wrap c-full" data-label={t("reports.col_reason")} title={attr(r.reason)} safe>{short(reasonText(r.reason, t))}</td>
+                <td class="wrap c-full" data-label={t("reports.col_reason")} title={attr(r.reason)} safe>{short(reportReason(r, t))}</td>
               </tr>
             ))
           )}

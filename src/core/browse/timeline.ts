@@ -82,7 +82,10 @@ function notificationEvents(n: NonNullable<TimelineInput["notification"]>): Time
 export function orderTimeline(i: TimelineInput): TimelineEvent[] {
   const events = startEvents(i.order, i.account);
   for (const r of i.reports) {
-    events.push({ atMs: r.createdAt * 1000, kind: "report", detail: { id: r.id, report_kind: r.kind, client: r.client, outcome: r.outcome, reason: r.reason, amount: r.amount } });
+    events.push({ atMs: r.createdAt * 1000, kind: "report", detail: {
+      id: r.id, report_kind: r.kind, client: r.client, outcome: r.outcome, reason: r.reason, amount: r.amount,
+      ...(r.reasonCode ? { reason_code: r.reasonCode, reason_args: r.reasonArgs ?? "{}" } : {}),
+    } });
   }
   events.push(...endEvents(i.order, i.reports, i.now));
   if (i.notification) events.push(...notificationEvents(i.notification));
