@@ -417,7 +417,8 @@ export interface Store {
   /** Every merchant's delivery (a row for each merchant, zeros when it has none), by pid. */
   deliveryHealth(pid?: number): Promise<MerchantDelivery[]>;
   /** Undelivered notifications created since `sinceMs` that failed, grouped by merchant and last error, latest first. */
-  failureGroups(o: { sinceMs: number; limit: number }): Promise<FailureGroup[]>;
+  /** `minAttempts`: only notifications failed that often or given up (the dashboard's "failing"; default 1). */
+  failureGroups(o: { sinceMs: number; limit: number; minAttempts?: number }): Promise<FailureGroup[]>;
   /** Makes every undelivered notification of `pid` that failed at least once due now; returns how many. */
   requeueFailing(pid: number, nowMs: number): Promise<number>;
 

@@ -159,10 +159,10 @@ describe("attention", () => {
     expect(unmatched).toContain('<td class="num">42.42</td>');
     expect(unmatched).toContain("xpay report list --outcome unmatched --money yes --pid 1001");
     const notify = part(html, "att-notify");
-    expect(notify).toContain(`href="/admin/orders/${late.trade_no}"`);
-    expect(notify).toContain("失败 2 次 · 重试中");
+    expect(notify).toContain('href="/admin/merchants/1001#merchant-delivery"');
+    expect(notify).toContain("<span>1 条</span>");
     expect(notify).toContain("HTTP 500");
-    expect(notify).toContain(`xpay notify show ${late.trade_no}`);
+    expect(notify).toContain('xpay notify resend 1001 --reason &quot;...&quot;');
     expect(notify).toContain("失败 2 次及以上");
     const latePart = part(html, "att-late");
     expect(latePart).toContain(`href="/admin/orders/${late.trade_no}"`);
@@ -178,6 +178,36 @@ describe("attention", () => {
     h.clock.advance(8 * 86400);
     cookie = (await h.session()).cookie;
     expect(await dashboard()).toContain('id="attention-none"');
+  });
+});
+
+describe("failing notifications, grouped", () => {
+  test("one row per merchant and error with its count and latest attempt, linked to the merchant's delivery health", async () => {
+    await atTenTomorrow();
+    await seed(h);
+    await h.gw.store.setSetting("alert_notify_failures", "1");
+    h.gw.forgetSettings();
+    // Twelve paid orders whose merchant is down: the old list showed ten identical rows and "10+".
+    for (let i = 0; i < 12; i++) {
+      const o = await createOrder(h, { money: `${10 + i}.00`, notify_url: "http://127.0.0.1:9/notify" });
+      expect((await amountReport(h, parseYuan(o.trade_amount)!)).body.data.outcome).toBe("matched");
+    }
+    const refused = (async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+    }) as unknown as typeof fetch;
+    expect((await deliverDue(h.gw, { fetch: refused })).attempted).toBe(12);
+    const html = await dashboard();
+    const summary = html.slice(html.indexOf('id="attention-summary"'), html.indexOf("</nav>", html.indexOf('id="attention-summary"')));
+    expect(summary).toMatch(/href="#att-notify"><span>通知失败<\/span> <b>12<\/b>/);
+    const notify = part(html, "att-notify");
+    expect(notify.match(/<tr data-failing=/g)?.length).toBe(1);
+    expect(notify).toContain('<span class="tag tag-danger">12</span>');
+    expect(notify).toContain("<span>12 条</span>");
+    expect(notify).toContain('href="/admin/merchants/1001#merchant-delivery"');
+    expect(notify).toMatch(/ECONNREFUSED/);
+    expect(notify).not.toContain("/admin/orders/");
+    const en = await dashboard({ lang: "en" });
+    expect(part(en, "att-notify")).toContain("<span>12 notification(s)</span>");
   });
 });
 

@@ -85,5 +85,8 @@ export function deliveryContract(ctx: Ctx): void {
     expect(await s.failureGroups({ sinceMs: 0, limit: 1 })).toHaveLength(1);
     // Notifications created before `sinceMs` (paidOrders writes each merchant's at MS + 0, 1, ...) are left out.
     expect((await s.failureGroups({ sinceMs: MS + 2, limit: 10 })).map((g) => [g.pid, g.count])).toEqual([[1001, 1]]);
+    // The dashboard's "failing": failed that often, or given up whatever the count (the alert's threshold).
+    expect(await s.failureGroups({ sinceMs: 0, limit: 10, minAttempts: 2 })).toEqual([{ pid: 1001, error: "ECONNREFUSED", count: 1, givenUp: 1, firstAt: MS + 30, lastAt: MS + 30 }]);
+    expect((await s.failureGroups({ sinceMs: 0, limit: 10, minAttempts: 5 })).map((g) => [g.pid, g.count, g.givenUp])).toEqual([[1001, 1, 1]]);
   });
 }

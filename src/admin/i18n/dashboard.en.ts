@@ -48,7 +48,7 @@ export const dashboardEn: Record<keyof typeof dashboardZh, string> = {
   "dashboard.att_unmatched": "Money with no order",
   "dashboard.att_unmatched_hint": "A payment arrived that matched no order: check it, then assign it to its order on the report's page.",
   "dashboard.att_notify": "Notifications failing",
-  "dashboard.att_notify_hint": "The merchant's notification failed {n} times or more, or was given up: check the merchant's notify_url, then replay it.",
+  "dashboard.att_notify_hint": "One row per merchant and error: how many notifications failed {n} times or more or were given up, and the latest attempt. Check the merchant's notify_url, then resend them all from the merchant's page.",
   "dashboard.att_late": "Late payments",
   "dashboard.att_late_hint": "Paid after the order timed out; the match window still counted it as paid.",
   "dashboard.att_failed": "Creation failures",
@@ -81,8 +81,6 @@ export const dashboardEn: Record<keyof typeof dashboardZh, string> = {
   "dashboard.col_late_by": "Late by",
   "dashboard.col_command": "CLI",
   "dashboard.col_pay_type": "Pay type",
-  "dashboard.n_failed": "Given up",
-  "dashboard.n_pending": "Failed {n} time(s) · retrying",
 
   "dashboard.clients": "Monitoring clients",
   "dashboard.clients_lead": "Offline after {s} s without a heartbeat or report (heartbeat_timeout).",
@@ -111,4 +109,9 @@ export const dashboardEn: Record<keyof typeof dashboardZh, string> = {
   "dashboard.col_paid_today": "Paid today (yuan)",
   "dashboard.col_limit": "Daily limit (yuan)",
   "dashboard.col_share": "Share",
+  "dashboard.col_last_time": "Latest",
+  "dashboard.col_failures": "Failing",
+  "dashboard.n_merchant": "Merchant {pid}",
+  "dashboard.n_times": "{n} notification(s)",
+  "dashboard.n_given_up": "{n} given up",
 };

@@ -46,7 +46,7 @@ export const dashboardZh = {
   "dashboard.att_unmatched": "未匹配的收款",
   "dashboard.att_unmatched_hint": "收到了钱，但没有找到对应订单：核对后可在上报详情中指派给订单。",
   "dashboard.att_notify": "通知失败",
-  "dashboard.att_notify_hint": "商户通知失败 {n} 次及以上，或已放弃重试：检查商户的 notify_url 后重发。",
+  "dashboard.att_notify_hint": "每行是一个商户的同一个错误：失败 {n} 次及以上或已放弃重试的通知条数和最近一次时间。检查商户的 notify_url，再在商户页一键重发。",
   "dashboard.att_late": "超时后支付",
   "dashboard.att_late_hint": "订单超时后才付款，在匹配窗口内仍记为已支付。",
   "dashboard.att_failed": "创建失败",
@@ -79,8 +79,6 @@ export const dashboardZh = {
   "dashboard.col_late_by": "超时",
   "dashboard.col_command": "命令行",
   "dashboard.col_pay_type": "支付方式",
-  "dashboard.n_failed": "已放弃",
-  "dashboard.n_pending": "失败 {n} 次 · 重试中",
 
   "dashboard.clients": "监控端",
   "dashboard.clients_lead": "超过 {s} 秒没有心跳或上报即视为离线（heartbeat_timeout）。",
@@ -109,4 +107,9 @@ export const dashboardZh = {
   "dashboard.col_paid_today": "今日已收（元）",
   "dashboard.col_limit": "日限额（元）",
   "dashboard.col_share": "占比",
+  "dashboard.col_last_time": "最近一次",
+  "dashboard.col_failures": "失败",
+  "dashboard.n_merchant": "商户 {pid}",
+  "dashboard.n_times": "{n} 条",
+  "dashboard.n_given_up": "{n} 条已放弃",
 } as const;

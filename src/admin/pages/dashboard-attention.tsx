@@ -54,11 +54,15 @@ function Group(p: GroupProps) {
 
 const Cmd = (p: { cmd: string }) => <td class="dash-cmd-cell"><code class="dash-cmd" safe>{p.cmd}</code></td>;
 
-const GROUPS: [keyof Attention["rows"], string, Parameters<Translate>[0]][] = [
-  ["unmatchedReports", "att-unmatched", "dashboard.att_unmatched"],
-  ["failingNotifications", "att-notify", "dashboard.att_notify"],
-  ["latePayments", "att-late", "dashboard.att_late"],
-  ["creationFailures", "att-failed", "dashboard.att_failed"],
+/** Failing notifications counted over the groups shown (each group is one merchant and error). */
+const failureCount = (a: Attention) => a.failureGroups.reduce((n, g) => n + g.count, 0);
+
+/** Each chip: its count and whether the list goes on; the failing notifications count over their groups. */
+const GROUPS: [string, string, Parameters<Translate>[0], (a: Attention) => [number, boolean]][] = [
+  ["unmatchedReports", "att-unmatched", "dashboard.att_unmatched", (a) => [a.rows.unmatchedReports.length, a.more.unmatchedReports]],
+  ["failingNotifications", "att-notify", "dashboard.att_notify", (a) => [failureCount(a), a.moreFailureGroups]],
+  ["latePayments", "att-late", "dashboard.att_late", (a) => [a.rows.latePayments.length, a.more.latePayments]],
+  ["creationFailures", "att-failed", "dashboard.att_failed", (a) => [a.rows.creationFailures.length, a.more.creationFailures]],
 ];
 
 /** Phones (and the other monitoring clients) offline: one goes to its own page, several to the list. */
@@ -77,17 +81,20 @@ function OfflineChip(p: { offline: ClientState[]; t: Translate }) {
 /** One line at the top of the page: how many of each, linked to its list further down. */
 export function AttentionSummary(p: { a: Attention; offline: ClientState[]; t: Translate }) {
   const { a, t } = p;
-  const any = p.offline.length > 0 || GROUPS.some(([k]) => a.rows[k].length > 0);
+  const any = p.offline.length > 0 || GROUPS.some(([, , , n]) => n(a)[0] > 0);
   return (
     <nav class="dash-alerts" id="attention-summary" aria-label={t("dashboard.attention")}>
       <span class="dash-alerts-label" safe>{t("dashboard.attention")}</span>
       {!any ? <span class="tag tag-ok" safe>{t("dashboard.attention_clear")}</span> : ""}
       <OfflineChip offline={p.offline} t={t} />
-      {GROUPS.filter(([k]) => a.rows[k].length > 0).map(([k, id, label]) => (
-        <a class="dash-alert" href={`#${id}`}>
-          <span safe>{t(label)}</span> <b safe>{a.more[k] ? `${a.rows[k].length}+` : String(a.rows[k].length)}</b>
-        </a>
-      ))}
+      {GROUPS.filter(([, , , n]) => n(a)[0] > 0).map(([, id, label, n]) => {
+        const [count, more] = n(a);
+        return (
+          <a class="dash-alert" href={`#${id}`}>
+            <span safe>{t(label)}</span> <b safe>{more ? `${count}+` : String(count)}</b>
+          </a>
+        );
+      })}
     </nav>
   );
 }
@@ -121,7 +128,8 @@ function NotPayments(p: { a: Attention; tz: string; t: Translate }) {
 export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
   const { a, t, tz } = p;
   const r = a.rows;
-  const total = r.unmatchedReports.length + r.failingNotifications.length + r.latePayments.length + r.creationFailures.length;
+  const failures = failureCount(a);
+  const total = r.unmatchedReports.length + failures + r.latePayments.length + r.creationFailures.length;
   const col = (k: Parameters<Translate>[0]) => t(k);
   return (
     <section class="card" id="attention">
@@ -143,18 +151,18 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
           </tr>
         ))}
       </Group>
-      <Group id="att-notify" title={t("dashboard.att_notify")} hint={t("dashboard.att_notify_hint", { n: a.minAttempts })} count={r.failingNotifications.length} more={a.more.failingNotifications}
-        head={[col("dashboard.col_time"), col("dashboard.col_order"), col("dashboard.col_status"), col("dashboard.col_merchant"), col("dashboard.col_last_error"), col("dashboard.col_command")]} t={t}>
-        {r.failingNotifications.map((n) => (
-          <tr>
-            <td class="nowrap"><Time at={Math.floor(n.createdAt / 1000)} tz={tz} /></td>
-            <td class="nowrap mono"><a href={orderLink(n.tradeNo)} safe>{n.tradeNo}</a></td>
-            <td class="nowrap">
-              {n.status === "failed" ? <span class="tag tag-danger" safe>{t("dashboard.n_failed")}</span> : <span class="tag tag-warn" safe>{t("dashboard.n_pending", { n: n.attempts })}</span>}
+      <Group id="att-notify" title={t("dashboard.att_notify")} hint={t("dashboard.att_notify_hint", { n: a.minAttempts })} count={failures} more={a.moreFailureGroups}
+        numCol={3} head={[col("dashboard.col_last_time"), col("dashboard.col_merchant"), col("dashboard.col_last_error"), col("dashboard.col_failures"), col("dashboard.col_command")]} t={t}>
+        {a.failureGroups.map((g) => (
+          <tr data-failing={attr(`${g.pid}`)}>
+            <td class="nowrap"><Time at={Math.floor(g.lastAt / 1000)} tz={tz} /></td>
+            <td class="nowrap"><a href={`/admin/merchants/${g.pid}#merchant-delivery`} safe>{t("dashboard.n_merchant", { pid: g.pid })}</a></td>
+            <td class="dash-text" safe>{g.error || "—"}</td>
+            <td class="num nowrap">
+              <span safe>{t("dashboard.n_times", { n: g.count })}</span>
+              {g.givenUp > 0 ? <span class="tag tag-danger" safe>{t("dashboard.n_given_up", { n: g.givenUp })}</span> : ""}
             </td>
-            <td safe>{String(n.pid)}</td>
-            <td class="dash-text" safe>{n.lastError || "—"}</td>
-            <Cmd cmd={`xpay notify show ${n.tradeNo}`} />
+            <Cmd cmd={`xpay notify resend ${g.pid} --reason "..."`} />
           </tr>
         ))}
       </Group>

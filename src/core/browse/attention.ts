@@ -4,6 +4,7 @@
 // (store.browse.attention). A notification counts as failing after as many failed attempts as
 // the alert for it waits for (alert_notify_failures), so the list and the alert agree.
 import type { Gateway } from "../gateway.ts";
+import type { FailureGroup } from "../store.ts";
 import type { AttentionRows } from "./store.ts";
 
 /** How far back the dashboard looks: older rows are in the orders and reports pages. */
@@ -20,6 +21,14 @@ export interface Attention {
   rows: AttentionRows;
   /** Per list: more rows than shown. */
   more: Record<keyof AttentionRows, boolean>;
+  /**
+   * Failing notifications as the dashboard shows them: one row per merchant and error, with the
+   * count and the last attempt (store.failureGroups, as a merchant's delivery health reads them):
+   * 28 failures of one merchant down are one row, not ten identical ones.
+   */
+  failureGroups: FailureGroup[];
+  /** More groups than shown. */
+  moreFailureGroups: boolean;
 }
 
 export async function attentionList(gw: Gateway, o: { now?: number; limit?: number } = {}): Promise<Attention> {
@@ -31,9 +40,12 @@ export async function attentionList(gw: Gateway, o: { now?: number; limit?: numb
   // One row more than shown says whether a list goes on.
   const all = await gw.store.browse.attention({ since, limit: limit + 1, minAttempts });
   const cut = <T>(xs: T[]) => xs.slice(0, limit);
+  const groups = await gw.store.failureGroups({ sinceMs: since * 1000, limit: limit + 1, minAttempts });
   return {
     since,
     minAttempts,
+    failureGroups: cut(groups),
+    moreFailureGroups: groups.length > limit,
     rows: {
       unmatchedReports: cut(all.unmatchedReports),
       notPayments: cut(all.notPayments),

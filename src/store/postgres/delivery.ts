@@ -27,13 +27,14 @@ export async function requeueFailing(sql: SQL, pid: number, nowMs: number): Prom
   return r.count;
 }
 
-export async function failureGroups(sql: SQL, o: { sinceMs: number; limit: number }): Promise<FailureGroup[]> {
+export async function failureGroups(sql: SQL, o: { sinceMs: number; limit: number; minAttempts?: number }): Promise<FailureGroup[]> {
   const rows = await sql`
     SELECT pid, error, COUNT(*) AS n, COUNT(*) FILTER (WHERE status = 'failed') AS given_up, MIN(at) AS first_at, MAX(at) AS last_at FROM (
       SELECT o.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
       JOIN notification_attempts a ON a.id = (SELECT MAX(id) FROM notification_attempts WHERE notification_id = n.id)
-      WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= ${o.sinceMs}) f
+      WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= ${o.sinceMs}
+        AND (n.attempts >= ${o.minAttempts ?? 1} OR n.status = 'failed')) f
     GROUP BY pid, error ORDER BY last_at DESC, pid LIMIT ${o.limit}`;
   return rows.map(toGroup);
 }

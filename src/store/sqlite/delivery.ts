@@ -54,16 +54,16 @@ export function requeueFailing(db: Database, pid: number, nowMs: number): number
 }
 
 /** Each failing notification's last attempt (by the attempts' own index), grouped; walks only the undelivered rows. */
-export function failureGroups(db: Database, o: { sinceMs: number; limit: number }): FailureGroup[] {
+export function failureGroups(db: Database, o: { sinceMs: number; limit: number; minAttempts?: number }): FailureGroup[] {
   const rows = db
     .query(
       `SELECT pid, error, COUNT(*) AS n, SUM(status = 'failed') AS given_up, MIN(at) AS first_at, MAX(at) AS last_at FROM (
          SELECT o.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
          FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
          JOIN notification_attempts a ON a.id = (SELECT MAX(id) FROM notification_attempts WHERE notification_id = n.id)
-         WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= $since)
+         WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= $since AND (n.attempts >= $min OR n.status = 'failed'))
        GROUP BY pid, error ORDER BY last_at DESC, pid LIMIT $limit`,
     )
-    .all({ since: o.sinceMs, limit: o.limit }) as Row[];
+    .all({ since: o.sinceMs, limit: o.limit, min: o.minAttempts ?? 1 }) as Row[];
   return rows.map(toGroup);
 }
