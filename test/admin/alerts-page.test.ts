@@ -26,9 +26,9 @@ test("the menu has 告警; an empty list says alerts reach nobody", async () => 
 test("bad inputs: 422 with the rule's words, nothing added, no audit row", async () => {
   const rows = (await auditRows(h)).length;
   for (const [form, words] of [
-    [{ type: "webhook", name: "bad name!", o_url: "https://ops.example.com/x" }, "--name must be"],
-    [{ type: "telegram", name: "tg", o_token: "nope", o_chat_id: "42" }, "--token must look like"],
-    [{ type: "webhook", name: "w" }, "--url"],
+    [{ type: "webhook", name: "bad name!", o_url: "https://ops.example.com/x" }, "名称为 1-40 个字母"],
+    [{ type: "telegram", name: "tg", o_token: "nope", o_chat_id: "42" }, "token 应形如"],
+    [{ type: "webhook", name: "w" }, "webhook 通道需要填写 url"],
   ] as [Record<string, string>, string][]) {
     const r = await h.post("/admin/alerts", form);
     expect(r.status).toBe(422);

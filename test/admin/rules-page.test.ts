@@ -36,7 +36,9 @@ test("try: passes, shows the stored message it takes and the amount; nothing sav
 test("add refused: 422 with the check's words, nothing saved", async () => {
   const r = await h.post("/admin/rules", { ...GOOD, titles: "微信", do: "add" });
   expect(r.status).toBe(422);
-  expect(await r.text()).toContain("is a name a contact");
+  const html = await r.text();
+  expect(html).toContain("可能是联系人、群或应用自带聊天的名字"); // the check's words, in the page's language
+  expect(html).not.toContain("is a name a contact");
   expect(await h.gw.store.rules.listRules()).toEqual([]);
 });
 

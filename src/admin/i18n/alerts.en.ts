@@ -39,4 +39,9 @@ export const alertsEn: Record<keyof typeof alertsZh, string> = {
   "alerts.status_pending": "Pending",
   "alerts.status_sent": "Sent",
   "alerts.status_failed": "Failed",
+  "alerts.err_timeout": "timed out after {ms} ms",
+  "alerts.err_removed": "channel removed",
+  "alerts.err_not_object": "answer is not a JSON object",
+  "alerts.err_not_json": "answer is not JSON: {body}",
+  "alerts.err_type": "unknown channel type {type}",
 };

@@ -38,4 +38,9 @@ export const alertsZh = {
   "alerts.status_pending": "待发送",
   "alerts.status_sent": "已发送",
   "alerts.status_failed": "失败",
+  "alerts.err_timeout": "{ms} 毫秒内没有应答（超时）",
+  "alerts.err_removed": "通道已删除",
+  "alerts.err_not_object": "应答不是 JSON 对象",
+  "alerts.err_not_json": "应答不是 JSON：{body}",
+  "alerts.err_type": "未知的通道类型 {type}",
 } as const;

@@ -10,6 +10,7 @@ import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
 import { auditActionsEn } from "./audit-actions.en.ts";
+import { problemsEn } from "./problems.en.ts";
 import { whyEn } from "./why.en.ts";
 import { formatEn } from "./format.en.ts";
 import { olistEn } from "./olist.en.ts";
@@ -153,6 +154,7 @@ export const en: Record<TextKey, string> = {
   ...olistEn,
   ...formatEn,
   ...whyEn,
+  ...problemsEn,
   ...auditActionsEn,
   ...testpayEn,
   ...alertsEn,

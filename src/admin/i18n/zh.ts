@@ -11,6 +11,7 @@ import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
 import { auditActionsZh } from "./audit-actions.zh.ts";
+import { problemsZh } from "./problems.zh.ts";
 import { whyZh } from "./why.zh.ts";
 import { formatZh } from "./format.zh.ts";
 import { olistZh } from "./olist.zh.ts";
@@ -154,6 +155,7 @@ export const zh = {
   ...olistZh,
   ...formatZh,
   ...whyZh,
+  ...problemsZh,
   ...auditActionsZh,
   ...testpayZh,
   ...alertsZh,

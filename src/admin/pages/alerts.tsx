@@ -11,8 +11,9 @@ import { CHANNEL_KINDS, CHANNEL_TYPES, maskConfig } from "../../core/alerts/chan
 import type { AlertAttempt, ChannelType } from "../../core/alerts/store.ts";
 import { attr, CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
 import type { AdminContext, AdminPage } from "../context.ts";
-import type { TextKey } from "../i18n/index.ts";
+import type { TextKey, Translate } from "../i18n/index.ts";
 import { seeOther } from "../http.ts";
+import { problemText } from "../problem-text.ts";
 import { errorAnswer, page } from "../render.tsx";
 import { TimeMs } from "./order-bits.tsx";
 
@@ -20,7 +21,24 @@ const HISTORY = 30;
 const WEBHOOK_TYPES: readonly string[] = ["dingtalk", "feishu", "wecom"];
 const typeOf = (v: string | null): ChannelType => ((CHANNEL_TYPES as string[]).includes(v ?? "") ? (v as ChannelType) : "webhook");
 
-const lastAnswer = (a: AlertAttempt | null): string => (a ? [a.httpStatus !== null ? `HTTP ${a.httpStatus}` : "", a.error].filter(Boolean).join(" · ") : "");
+/** The attempt errors xpay words itself (core/alerts/channels/send.ts, kind.ts, deliver.ts) in the page's language; the vendor's and the network's own words stay as they came. */
+const ERRORS: [RegExp, TextKey, (m: RegExpExecArray) => Record<string, string>][] = [
+  [/^timed out after (\d+) ms$/, "alerts.err_timeout", (m) => ({ ms: m[1]! })],
+  [/^channel removed$/, "alerts.err_removed", () => ({})],
+  [/^answer is not a JSON object$/, "alerts.err_not_object", () => ({})],
+  [/^answer is not JSON: (.*)$/s, "alerts.err_not_json", (m) => ({ body: m[1]! })],
+  [/^unknown channel type (.*)$/, "alerts.err_type", (m) => ({ type: m[1]! })],
+];
+
+function attemptError(e: string, t: Translate): string {
+  for (const [re, key, vars] of ERRORS) {
+    const m = re.exec(e);
+    if (m) return t(key, vars(m));
+  }
+  return e;
+}
+
+const lastAnswer = (a: AlertAttempt | null, t: Translate): string => (a ? [a.httpStatus !== null ? `HTTP ${a.httpStatus}` : "", attemptError(a.error, t)].filter(Boolean).join(" · ") : "");
 
 function AddForm(p: { ctx: AdminContext; type: ChannelType; form: URLSearchParams }) {
   const { ctx, type } = p;
@@ -98,7 +116,7 @@ async function listPage(ctx: AdminContext, o: { notice?: { kind: "ok" | "error";
                   <td class="c-badge"><span class={r.status === "sent" ? "tag tag-ok" : r.status === "failed" ? "tag tag-danger" : "tag"} safe>{t(`alerts.status_${r.status}` as TextKey)}</span></td>
                   <td class="num" data-label={t("alerts.col_attempts")} safe>{String(r.attempts)}</td>
                   <td class="wrap c-full" data-label={t("alerts.col_title")} safe>{r.title}</td>
-                  <td class="wrap small c-full" data-label={t("alerts.col_error")} safe>{lastAnswer(r.last)}</td>
+                  <td class="wrap small c-full" data-label={t("alerts.col_error")} safe>{lastAnswer(r.last, t)}</td>
                 </tr>
               ))}
             </tbody>
@@ -119,7 +137,7 @@ async function add(ctx: AdminContext): Promise<Response> {
   }
   const webhook = (f.get("webhook") ?? "").trim();
   const r = await addAlertChannel(ctx.gw, ctx.actor, { name: (f.get("name") ?? "").trim(), type, options, webhook: webhook === "" ? undefined : webhook });
-  if (!r.ok) return listPage(ctx, { notice: { kind: "error", text: ctx.t("alerts.refused", { reason: r.error }) }, form: f, status: 422 });
+  if (!r.ok) return listPage(ctx, { notice: { kind: "error", text: ctx.t("alerts.refused", { reason: problemText(r.problem, ctx.t) }) }, form: f, status: 422 });
   // A generated secret is shown on this answer only (never stored in a URL, never shown again).
   if (r.generatedSecret) return listPage(ctx, { notice: { kind: "ok", text: `${ctx.t("alerts.added", { name: r.channel.name })} ${ctx.t("alerts.secret_once", { secret: r.generatedSecret })}` }, form: new URLSearchParams() });
   return seeOther(`/admin/alerts?done=added&name=${encodeURIComponent(r.channel.name)}`);
@@ -131,7 +149,7 @@ async function test(ctx: AdminContext): Promise<Response> {
   if (!r) return errorAnswer(ctx, 404, ctx.t("alerts.not_found"));
   const a = r.attempt;
   await audit(ctx.gw, { actor: ctx.actor, action: "alert.test", target: `alert_channel:${name}`, after: { ok: a.ok, http_status: a.httpStatus, error: a.error } });
-  const text = a.ok ? ctx.t("alerts.test_ok", { name, http: a.httpStatus ?? "—", ms: a.durationMs }) : ctx.t("alerts.test_failed", { name, error: a.error || `HTTP ${a.httpStatus}` });
+  const text = a.ok ? ctx.t("alerts.test_ok", { name, http: a.httpStatus ?? "—", ms: a.durationMs }) : ctx.t("alerts.test_failed", { name, error: a.error ? attemptError(a.error, ctx.t) : `HTTP ${a.httpStatus}` });
   return listPage(ctx, { notice: { kind: a.ok ? "ok" : "error", text }, form: new URLSearchParams() });
 }
 

@@ -6,7 +6,8 @@
 // audited by the core; refused with the check's words, 422, nothing saved), and remove (audited).
 import { AMOUNT_EXAMPLE } from "../../core/rules/check.ts";
 import { addRule, removeRule, type RuleTest, testRule } from "../../core/rules/manage.ts";
-import { ruleStatus } from "../../core/rules/operator-rules.ts";
+import { ruleStatusIssue } from "../../core/rules/operator-rules.ts";
+import { problemText } from "../problem-text.ts";
 import { formatYuan } from "../../core/money.ts";
 import { PAY_TYPES } from "../../core/order-input.ts";
 import { attr, CsrfInput, Field, Notice, PageHead, Time } from "../components.tsx";
@@ -20,7 +21,7 @@ function TestResult(p: { ctx: AdminContext; result: RuleTest }) {
   const t = ctx.t;
   return (
     <div id="rules-test">
-      {result.problem === null ? <Notice kind="ok" text={t("rules.passes")} /> : <Notice kind="error" text={t("rules.refused", { reason: result.problem })} />}
+      {result.issue === null ? <Notice kind="ok" text={t("rules.passes")} /> : <Notice kind="error" text={t("rules.refused", { reason: problemText(result.issue, t) })} />}
       {result.samples.length ? <Notice kind="warn" text={t("rules.samples", { names: result.samples.map((s) => s.name).join("; ") })} /> : ""}
       <p class="muted" safe>{t("rules.matches", { n: result.matches.length })}</p>
       {result.matches.length ? (
@@ -65,7 +66,8 @@ async function listPage(ctx: AdminContext, o: { form?: URLSearchParams; result?:
             <thead><tr><th safe>{t("rules.col_name")}</th><th safe>{t("rules.col_package")}</th><th safe>{t("rules.col_pay_type")}</th><th safe>{t("rules.col_titles")}</th><th safe>{t("rules.col_text")}</th><th safe>{t("rules.col_status")}</th><th></th></tr></thead>
             <tbody>
               {rules.length === 0 ? <tr><td colspan="7" class="empty" safe>{t("rules.none")}</td></tr> : rules.map((r) => {
-                const off = ruleStatus(r);
+                const issue = ruleStatusIssue(r);
+                const off = issue ? problemText(issue, t) : null;
                 return (
                   <tr data-rule={attr(r.name)}>
                     <td class="mono c-title" safe>{r.name}</td>
@@ -120,7 +122,7 @@ async function submit(ctx: AdminContext): Promise<Response> {
   if (f.get("do") !== "add") return listPage(ctx, { form: f, result: await testRule(ctx.gw, { ...input, name: "test" }) });
   const name = (f.get("name") ?? "").trim();
   const r = await addRule(ctx.gw, ctx.actor, { ...input, name: name === "" ? undefined : name });
-  if (!r.ok) return listPage(ctx, { form: f, error: ctx.t("rules.refused", { reason: r.reason }), status: 422 });
+  if (!r.ok) return listPage(ctx, { form: f, error: ctx.t("rules.refused", { reason: problemText(r.problem, ctx.t) }), status: 422 });
   return seeOther(`/admin/rules?done=added&name=${encodeURIComponent(r.rule.name)}`);
 }
 

@@ -5,6 +5,7 @@
 // the channel as `xpay alert list` shows it, secrets masked.
 import { type Actor, audit } from "../admin/audit.ts";
 import type { Gateway } from "../gateway.ts";
+import { type Problem, problem } from "../problem.ts";
 import { channelConfig, maskConfig } from "./channels/index.ts";
 import { sendThrough } from "./channels/send.ts";
 import { ALERT_LEASE_MS, type DeliverOptions } from "./deliver.ts";
@@ -13,16 +14,19 @@ import type { AlertAttempt, AlertChannel, ChannelType } from "./store.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
-export type AddResult = { ok: true; channel: AlertChannel; generatedSecret?: string } | { ok: false; error: string };
+/** A refusal: `error` in the CLI's English, `problem` the same as a code for the console. */
+export type AddResult = { ok: true; channel: AlertChannel; generatedSecret?: string } | { ok: false; error: string; problem: Problem };
+const refused = (p: Problem): AddResult => ({ ok: false, error: p.text, problem: p });
 
 const shown = (c: AlertChannel) => ({ name: c.name, type: c.type, config: maskConfig(c.type, c.config) });
 
 export async function addAlertChannel(gw: Gateway, actor: Actor, input: { name: string; type: string; options: Record<string, string>; webhook?: string }): Promise<AddResult> {
-  if (!NAME.test(input.name)) return { ok: false, error: "--name must be 1-40 letters, digits, dots, dashes or underscores, starting with a letter or digit" };
+  if (!NAME.test(input.name)) return refused(problem("alert.name", "--name must be 1-40 letters, digits, dots, dashes or underscores, starting with a letter or digit"));
   const built = channelConfig(input.type, input.options, input.webhook);
   if (!built.ok) return built;
   const r = await gw.store.alerts.addChannel({ name: input.name, type: input.type as ChannelType, config: built.config, now: gw.clock.now() });
-  if (r.kind === "refused") return { ok: false, error: r.reason };
+  // The store refuses one thing: a channel of that name exists (its words are the English here too).
+  if (r.kind === "refused") return refused(problem("alert.exists", r.reason, { name: input.name }));
   await audit(gw, { actor, action: "alert.add", target: `alert_channel:${r.channel.name}`, after: shown(r.channel) });
   return { ok: true, channel: r.channel, ...(built.generatedSecret ? { generatedSecret: built.generatedSecret } : {}) };
 }

@@ -8,7 +8,8 @@ import { type Actor, audit } from "../admin/audit.ts";
 import type { Gateway } from "../gateway.ts";
 import { Budget, matchPaymentMessage } from "../report-rules.ts";
 import type { ChatSample } from "./chat-samples.ts";
-import { compileRule, type RuleInput, ruleProblem, samplesMatched, textProblem } from "./check.ts";
+import { type Problem, problem } from "../problem.ts";
+import { compileRule, type RuleInput, ruleIssue, samplesMatched, textProblem } from "./check.ts";
 import { forgetOperatorRules } from "./operator-rules.ts";
 import type { StoredRule, UnparsedMessage } from "./store.ts";
 import { UNPARSED_LIMITS } from "./unparsed.ts";
@@ -28,13 +29,15 @@ async function freeName(gw: Gateway, payType: string): Promise<string> {
   return `${payType}-${n}`;
 }
 
-export async function addRule(gw: Gateway, actor: Actor, input: NewRule): Promise<{ ok: true; rule: StoredRule } | { ok: false; reason: string }> {
+/** A refusal: `reason` in the CLI's English, `problem` the same as a code for the console. */
+export async function addRule(gw: Gateway, actor: Actor, input: NewRule): Promise<{ ok: true; rule: StoredRule } | { ok: false; reason: string; problem: Problem }> {
   const rule = { ...input, name: input.name ?? (await freeName(gw, /^[a-z]+$/.test(input.payType) ? input.payType : "rule")) };
-  const problem = ruleProblem(rule);
-  if (problem) return { ok: false, reason: problem };
+  const bad = ruleIssue(rule);
+  if (bad) return { ok: false, reason: bad.text, problem: bad };
   const r = await gw.store.rules.addRule({ ...rule, titles: [...new Set(rule.titles)], createdAt: gw.clock.now() });
   forgetOperatorRules(gw);
-  if (r.kind !== "added") return { ok: false, reason: r.reason };
+  // The store refuses one thing: a rule of that name exists.
+  if (r.kind !== "added") return { ok: false, reason: r.reason, problem: problem("rule.exists", r.reason, { name: rule.name }) };
   await audit(gw, { actor, action: "rule.add", target: `rule:${r.rule.name}`, before: null, after: ruleView(r.rule) });
   return { ok: true, rule: r.rule };
 }
@@ -51,6 +54,8 @@ export async function removeRule(gw: Gateway, actor: Actor, name: string): Promi
 export interface RuleTest {
   /** Why `rules add` would refuse it; null when it would save. */
   problem: string | null;
+  /** The same as a code (the console's). */
+  issue: Problem | null;
   /** Chat-like samples the rule would take as payments (none for a rule that saves). */
   samples: ChatSample[];
   /** Stored unrecognised messages it would recognise, with the amount it reads (cents). */
@@ -59,8 +64,9 @@ export interface RuleTest {
 
 /** What the rule would do, without saving it: the checks, the samples, the stored messages. */
 export async function testRule(gw: Gateway, input: RuleInput, o: { pid?: number } = {}): Promise<RuleTest> {
-  const problem = ruleProblem(input);
-  if (input.titles.length === 0 || textProblem(input.text)) return { problem, samples: [], matches: [] };
+  const issue = ruleIssue(input);
+  const problem = issue?.text ?? null;
+  if (input.titles.length === 0 || textProblem(input.text)) return { problem, issue, samples: [], matches: [] };
   const rule = compileRule(input);
   const stored = await gw.store.rules.listUnparsed({ pid: o.pid, limit: UNPARSED_LIMITS.total });
   const matches: RuleTest["matches"] = [];
@@ -70,5 +76,5 @@ export async function testRule(gw: Gateway, input: RuleInput, o: { pid?: number 
     if (r.ok) matches.push({ message, amount: r.amount });
     else if (r.why.code === "invalid_amount") matches.push({ message, amount: null });
   }
-  return { problem, samples: samplesMatched(rule), matches };
+  return { problem, issue, samples: samplesMatched(rule), matches };
 }

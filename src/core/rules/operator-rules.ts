@@ -4,7 +4,8 @@
 import type { Gateway } from "../gateway.ts";
 import { type MessageRule, prepareTable } from "../payment-formats.ts";
 import { Budget, type ForwardedMessage, type MessageParse, matchPaymentMessage } from "../report-rules.ts";
-import { compileRule, ruleProblem } from "./check.ts";
+import { type Problem, problem } from "../problem.ts";
+import { compileRule, ruleIssue } from "./check.ts";
 import type { StoredRule } from "./store.ts";
 
 const CACHE_MS = 1000;
@@ -13,7 +14,13 @@ const cache = new WeakMap<Gateway, { at: number; rules: MessageRule[] }>();
 /** Why a stored rule does not run: disabled by migration 018, or no longer passing the checks
  * (a hand-edited row, a corpus grown since, a text the linear-time engine refuses); null when it runs. */
 export function ruleStatus(r: StoredRule): string | null {
-  return r.disabled || ruleProblem(r);
+  return ruleStatusIssue(r)?.text ?? null;
+}
+
+/** ruleStatus as a code: migration 018 disables with one text, whose code this is; any other stored text is kept as it is. */
+export function ruleStatusIssue(r: StoredRule): Problem | null {
+  if (r.disabled) return problem(r.disabled.startsWith("its title is a pattern, not a list of names") ? "rule.disabled_pattern" : "rule.disabled", r.disabled, { text: r.disabled });
+  return ruleIssue(r);
 }
 
 /** What this process has said about skipped rules: each rule's reason is logged once, not at every reload. */

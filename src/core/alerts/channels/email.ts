@@ -3,6 +3,7 @@
 // optional login, one sender and one or more recipients (comma-separated). Plain-text body; the
 // subject is the message's title. Every wait is bounded, so a mail server that hangs costs one
 // attempt's timeout and nothing else.
+import { problem } from "../../problem.ts";
 import nodemailer from "nodemailer";
 import type { AlertMessage } from "../types.ts";
 import type { ChannelKind } from "./kind.ts";
@@ -44,13 +45,13 @@ export const email: ChannelKind = {
     { key: "to", help: "recipient address(es), comma-separated", required: true },
   ],
   check(c) {
-    if (c.port !== undefined && !(/^\d{1,5}$/.test(c.port) && Number(c.port) >= 1 && Number(c.port) <= 65535)) return "--port must be a port number from 1 to 65535";
-    if (/[\s/:]/.test(c.host ?? "")) return "--host must be a host name or address, without scheme or port (use --port)";
+    if (c.port !== undefined && !(/^\d{1,5}$/.test(c.port) && Number(c.port) >= 1 && Number(c.port) <= 65535)) return problem("alert.port", "--port must be a port number from 1 to 65535");
+    if (/[\s/:]/.test(c.host ?? "")) return problem("alert.host", "--host must be a host name or address, without scheme or port (use --port)");
     const from = /<([^>]+)>\s*$/.exec(c.from ?? "")?.[1] ?? c.from ?? "";
-    if (!ADDRESS.test(from.trim())) return "--from must be an e-mail address";
+    if (!ADDRESS.test(from.trim())) return problem("alert.from", "--from must be an e-mail address");
     const to = (c.to ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-    if (to.length === 0 || !to.every((a) => ADDRESS.test(a))) return "--to must be one or more e-mail addresses, comma-separated";
-    if (c.pass && !c.user) return "--pass needs --user";
+    if (to.length === 0 || !to.every((a) => ADDRESS.test(a))) return problem("alert.to", "--to must be one or more e-mail addresses, comma-separated");
+    if (c.pass && !c.user) return problem("alert.pass_user", "--pass needs --user");
     return null;
   },
   async send(c, m, o) {

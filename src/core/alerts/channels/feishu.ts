@@ -5,6 +5,7 @@
 // and `sign` = base64(HmacSHA256(key = timestamp + "\n" + secret, message = "")): the documented
 // algorithm signs an EMPTY message with the joined string as the key. Success is code 0 (older
 // answers: StatusCode 0); e.g. 19021 is a bad signature or a stale timestamp.
+import { problem } from "../../problem.ts";
 import { createHmac } from "node:crypto";
 import { BASE_URL_FIELD, baseOf, type ChannelKind, clipUtf8, JSON_HEADERS, jsonAnswer } from "./kind.ts";
 
@@ -21,7 +22,7 @@ export const feishu: ChannelKind = {
     { key: "secret", help: "the 签名校验 secret, when the bot uses that security mode", secret: true },
     BASE_URL_FIELD,
   ],
-  check: (c) => (/^[A-Za-z0-9-]{8,128}$/.test(c.hook ?? "") ? null : "--hook must be the id at the end of .../open-apis/bot/v2/hook/<id>"),
+  check: (c) => (/^[A-Za-z0-9-]{8,128}$/.test(c.hook ?? "") ? null : problem("alert.feishu_hook", "--hook must be the id at the end of .../open-apis/bot/v2/hook/<id>")),
   request(c, m, nowMs) {
     const timestamp = Math.floor(nowMs / 1000);
     const signed = c.secret ? { timestamp: String(timestamp), sign: feishuSign(c.secret, timestamp) } : {};

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { classifyAddress } from "../../notify/address.ts";
+import { type Problem, problem } from "../../problem.ts";
 import type { ChannelType } from "../store.ts";
 import { dingtalk } from "./dingtalk.ts";
 import { email } from "./email.ts";
@@ -23,65 +24,78 @@ export const flagOf = (key: string) => `--${key.replace(/_/g, "-")}`;
 const a = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 
 /** Why a URL may not be an alert target, or null. */
-export function urlProblem(url: string, flag: string): string | null {
+export function urlProblem(url: string, flag: string): Problem | null {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return `${flag} is not a valid URL`;
+    return problem("alert.url_invalid", `${flag} is not a valid URL`, { flag });
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") return `${flag} must be an http(s) URL`;
+  if (u.protocol !== "http:" && u.protocol !== "https:") return problem("alert.url_scheme", `${flag} must be an http(s) URL`, { flag });
   const host = u.hostname.replace(/^\[|\]$/g, "");
   const c = isIP(host) ? classifyAddress(host, new Set()) : null;
-  return c?.floor ? `${flag} points to ${host} (${c.why}), never an alert target` : null;
+  return c?.floor ? problem("alert.url_floor", `${flag} points to ${host} (${c.why}), never an alert target`, { flag, host }) : null;
 }
 
 /** Splits a vendor's webhook URL into the fields it carries. */
-function fromWebhook(type: ChannelType, url: string): Record<string, string> | string {
+function fromWebhook(type: ChannelType, url: string): { fields: Record<string, string> } | { problem: Problem } {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return "--webhook is not a valid URL";
+    return { problem: problem("alert.url_invalid", "--webhook is not a valid URL", { flag: "--webhook" }) };
   }
   const base = u.origin;
-  if (type === "dingtalk" && u.searchParams.get("access_token")) return { access_token: u.searchParams.get("access_token")!, base_url: base };
-  if (type === "wecom" && u.searchParams.get("key")) return { key: u.searchParams.get("key")!, base_url: base };
+  if (type === "dingtalk" && u.searchParams.get("access_token")) return { fields: { access_token: u.searchParams.get("access_token")!, base_url: base } };
+  if (type === "wecom" && u.searchParams.get("key")) return { fields: { key: u.searchParams.get("key")!, base_url: base } };
   const hook = /\/open-apis\/bot\/v2\/hook\/([^/?#]+)$/.exec(u.pathname)?.[1];
-  if (type === "feishu" && hook) return { hook, base_url: base };
-  return `--webhook is not a ${CHANNEL_KINDS[type].label} webhook URL (${type === "feishu" ? ".../open-apis/bot/v2/hook/<id>" : type === "dingtalk" ? "...?access_token=..." : "...?key=..."})`;
+  if (type === "feishu" && hook) return { fields: { hook, base_url: base } };
+  const shape = type === "feishu" ? ".../open-apis/bot/v2/hook/<id>" : type === "dingtalk" ? "...?access_token=..." : "...?key=...";
+  return { problem: problem("alert.webhook_shape", `--webhook is not a ${CHANNEL_KINDS[type].label} webhook URL (${shape})`, { label: CHANNEL_KINDS[type].label, shape }) };
 }
 
-export type ConfigResult = { ok: true; config: Record<string, string>; generatedSecret?: string } | { ok: false; error: string };
+/** A refusal: `error` is the English (the CLI's), `problem` the same as a code (the console's). */
+export type ConfigResult = { ok: true; config: Record<string, string>; generatedSecret?: string } | { ok: false; error: string; problem: Problem };
+const refused = (p: Problem): ConfigResult => ({ ok: false, error: p.text, problem: p });
 
 /** The stored config of a new channel from the operator's options (keys as the fields name them). */
 export function channelConfig(type: string, given: Record<string, string>, webhookUrl?: string): ConfigResult {
   const kind = CHANNEL_KINDS[type as ChannelType];
-  if (!kind) return { ok: false, error: `--type must be one of: ${CHANNEL_TYPES.join(", ")}` };
+  if (!kind) return refused(problem("alert.type", `--type must be one of: ${CHANNEL_TYPES.join(", ")}`, { types: CHANNEL_TYPES.join(", ") }));
   const keys = new Set(kind.fields.map((f) => f.key));
   const foreign = Object.keys(given).filter((k) => !keys.has(k));
-  if (foreign.length) return { ok: false, error: `${foreign.map(flagOf).join(", ")} ${foreign.length > 1 ? "are not options" : "is not an option"} of ${a(type)} channel (its options: ${kind.fields.map((f) => flagOf(f.key)).join(", ")})` };
+  if (foreign.length) {
+    const [flags, options] = [foreign.map(flagOf).join(", "), kind.fields.map((f) => flagOf(f.key)).join(", ")];
+    return refused(problem("alert.foreign", `${flags} ${foreign.length > 1 ? "are not options" : "is not an option"} of ${a(type)} channel (its options: ${options})`, { flags, type, options }));
+  }
   let config: Record<string, string> = { ...given };
   if (webhookUrl !== undefined) {
-    if (!["dingtalk", "feishu", "wecom"].includes(type)) return { ok: false, error: "--webhook is for dingtalk, feishu and wecom channels" };
+    if (!["dingtalk", "feishu", "wecom"].includes(type)) return refused(problem("alert.webhook_type", "--webhook is for dingtalk, feishu and wecom channels"));
     const parsed = fromWebhook(type as ChannelType, webhookUrl);
-    if (typeof parsed === "string") return { ok: false, error: parsed };
-    if (kind.baseUrl && parsed.base_url === new URL(kind.baseUrl).origin) delete parsed.base_url;
-    config = { ...parsed, ...config };
+    if ("problem" in parsed) return refused(parsed.problem);
+    const fields = parsed.fields;
+    if (kind.baseUrl && fields.base_url === new URL(kind.baseUrl).origin) delete fields.base_url;
+    config = { ...fields, ...config };
   }
   let generatedSecret: string | undefined;
   if (type === "webhook" && config.secret === undefined) config.secret = generatedSecret = randomBytes(16).toString("hex");
   const missing = kind.fields.filter((f) => f.required && !config[f.key]);
-  if (missing.length) return { ok: false, error: `${a(type)} channel needs ${missing.map((f) => flagOf(f.key)).join(", ")}${["dingtalk", "feishu", "wecom"].includes(type) ? " (or --webhook URL)" : ""}` };
+  if (missing.length) {
+    const flags = missing.map((f) => flagOf(f.key)).join(", ");
+    const hook = ["dingtalk", "feishu", "wecom"].includes(type);
+    return refused(problem(hook ? "alert.missing_or_webhook" : "alert.missing", `${a(type)} channel needs ${flags}${hook ? " (or --webhook URL)" : ""}`, { type, flags }));
+  }
   for (const f of kind.fields) {
-    if (f.values && config[f.key] !== undefined && !f.values.includes(config[f.key]!)) return { ok: false, error: `${flagOf(f.key)} must be one of: ${f.values.join(", ")}` };
+    if (f.values && config[f.key] !== undefined && !f.values.includes(config[f.key]!)) {
+      return refused(problem("alert.values", `${flagOf(f.key)} must be one of: ${f.values.join(", ")}`, { flag: flagOf(f.key), values: f.values.join(", ") }));
+    }
   }
   for (const [key, flag] of [["base_url", "--base-url"], ["url", "--url"]] as const) {
-    const problem = config[key] !== undefined ? urlProblem(config[key]!, flag) : null;
-    if (problem) return { ok: false, error: problem };
+    const bad = config[key] !== undefined ? urlProblem(config[key]!, flag) : null;
+    if (bad) return refused(bad);
   }
-  const problem = kind.check?.(config) ?? null;
-  return problem ? { ok: false, error: problem } : { ok: true, config, ...(generatedSecret ? { generatedSecret } : {}) };
+  const bad = kind.check?.(config) ?? null;
+  return bad ? refused(bad) : { ok: true, config, ...(generatedSecret ? { generatedSecret } : {}) };
 }
 
 /** The config as it may be shown: secrets masked, a URL's query values masked (tokens live there). */

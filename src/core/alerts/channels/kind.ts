@@ -2,6 +2,7 @@
 // request its vendor expects (a pure function of the config, the message and the time, so tests
 // check it byte for byte), and how to read the vendor's answer (HTTP 200 with an error code inside
 // is a failure). E-mail has no HTTP request: it sends through nodemailer instead.
+import type { Problem } from "../../problem.ts";
 import type { AlertAttempt, ChannelType } from "../store.ts";
 import type { AlertMessage } from "../types.ts";
 
@@ -31,7 +32,7 @@ export interface ChannelKind {
   /** The vendor's default base URL (overridable by the `base_url` field); none for e-mail. */
   baseUrl?: string;
   /** Checks beyond required fields and choices; null when the config is usable. */
-  check?(c: Record<string, string>): string | null;
+  check?(c: Record<string, string>): Problem | null;
   request?(c: Record<string, string>, m: AlertMessage, nowMs: number): HttpRequestSpec;
   /** Reads a 2xx answer's body: the vendor's own success flag. */
   answer?(body: string): { ok: boolean; error: string };

@@ -2,6 +2,7 @@
 // with the form fields `title` (at most 32 characters) and `desp` (Markdown, at most 32 KB). A
 // Server酱³ key (sctp<N>t...) goes to https://<N>.push.ft07.com/send/<SENDKEY>.send instead, as
 // the official SDK picks it. The answer is JSON with `code`, 0 for success.
+import { problem } from "../../problem.ts";
 import type { AlertMessage } from "../types.ts";
 import { BASE_URL_FIELD, type ChannelKind, clipUtf8, jsonAnswer, markdownOf } from "./kind.ts";
 
@@ -25,7 +26,7 @@ export const serverchan: ChannelKind = {
     { key: "sendkey", help: "your SendKey (SCT... or sctp...)", required: true, secret: true },
     BASE_URL_FIELD,
   ],
-  check: (c) => (/^[A-Za-z0-9_-]{8,128}$/.test(c.sendkey ?? "") ? null : "--sendkey must be the SendKey shown on sct.ftqq.com (letters and digits)"),
+  check: (c) => (/^[A-Za-z0-9_-]{8,128}$/.test(c.sendkey ?? "") ? null : problem("alert.sendkey", "--sendkey must be the SendKey shown on sct.ftqq.com (letters and digits)")),
   request(c, m) {
     return { method: "POST", url: serverchanUrl(c), headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8", "user-agent": "xpay-alert/1" }, body: serverchanForm(m) };
   },

@@ -2,6 +2,7 @@
 // https://api.telegram.org/bot<token>/sendMessage with chat_id and text (at most 4096 characters).
 // Every answer is JSON with a Boolean `ok`; false carries a human-readable `description`.
 // Plain text by default; parse_mode HTML escapes the text and sets the title in bold.
+import { problem } from "../../problem.ts";
 import type { AlertMessage } from "../types.ts";
 import { BASE_URL_FIELD, baseOf, type ChannelKind, JSON_HEADERS, jsonAnswer } from "./kind.ts";
 
@@ -26,7 +27,7 @@ export const telegram: ChannelKind = {
     { key: "parse_mode", help: "text (default, plain) or HTML", values: ["text", "HTML"] },
     BASE_URL_FIELD,
   ],
-  check: (c) => (/^\d+:[A-Za-z0-9_-]{20,}$/.test(c.token ?? "") ? null : "--token must look like 123456789:AA... (the token @BotFather gave)"),
+  check: (c) => (/^\d+:[A-Za-z0-9_-]{20,}$/.test(c.token ?? "") ? null : problem("alert.telegram_token", "--token must look like 123456789:AA... (the token @BotFather gave)")),
   request(c, m) {
     const body: Record<string, unknown> = { chat_id: c.chat_id, text: telegramText(m, c.parse_mode ?? "text"), disable_web_page_preview: true };
     if (c.parse_mode === "HTML") body.parse_mode = "HTML";

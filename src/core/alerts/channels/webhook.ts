@@ -2,6 +2,7 @@
 // HMAC-SHA256 of the raw body under the channel's secret; X-Xpay-Timestamp is the Unix time of the
 // attempt in seconds, and the same value is inside the signed body (`timestamp`), so a receiver that
 // checks the signature can also refuse an old replay. docs/operator-guide.md shows the check.
+import { problem } from "../../problem.ts";
 import { createHmac } from "node:crypto";
 import type { AlertMessage } from "../types.ts";
 import { type ChannelKind, JSON_HEADERS } from "./kind.ts";
@@ -27,7 +28,7 @@ export const webhook: ChannelKind = {
     { key: "url", help: "where to POST the alert JSON (http or https)", required: true },
     { key: "secret", help: "HMAC-SHA256 key of X-Xpay-Signature (default: a random one, printed once)", secret: true },
   ],
-  check: (c) => (c.secret && c.secret.length >= 16 ? null : "--secret must be at least 16 characters (leave it out to get a random one)"),
+  check: (c) => (c.secret && c.secret.length >= 16 ? null : problem("alert.secret_short", "--secret must be at least 16 characters (leave it out to get a random one)")),
   request(c, m, nowMs) {
     const body = webhookBody(m, nowMs);
     const headers = { ...JSON_HEADERS, "x-xpay-timestamp": String(Math.floor(nowMs / 1000)), "x-xpay-signature": webhookSignature(c.secret!, body) };
