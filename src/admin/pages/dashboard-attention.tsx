@@ -152,16 +152,17 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
         ))}
       </Group>
       <Group id="att-notify" title={t("dashboard.att_notify")} hint={t("dashboard.att_notify_hint", { n: a.minAttempts })} count={failures} more={a.moreFailureGroups}
-        numCol={3} head={[col("dashboard.col_last_time"), col("dashboard.col_merchant"), col("dashboard.col_last_error"), col("dashboard.col_failures"), col("dashboard.col_command")]} t={t}>
+        numCol={1} head={[col("dashboard.col_merchant"), col("dashboard.col_failures"), col("dashboard.col_last_error"), col("dashboard.col_last_time"), col("dashboard.col_command")]} t={t}>
+        {/* The merchant and the count first: on a phone they are what shows before the table scrolls. */}
         {a.failureGroups.map((g) => (
           <tr data-failing={attr(`${g.pid}`)}>
-            <td class="nowrap"><Time at={Math.floor(g.lastAt / 1000)} tz={tz} /></td>
             <td class="nowrap"><a href={`/admin/merchants/${g.pid}#merchant-delivery`} safe>{t("dashboard.n_merchant", { pid: g.pid })}</a></td>
-            <td class="dash-text" safe>{g.error || "—"}</td>
             <td class="num nowrap">
               <span safe>{t("dashboard.n_times", { n: g.count })}</span>
               {g.givenUp > 0 ? <span class="tag tag-danger" safe>{t("dashboard.n_given_up", { n: g.givenUp })}</span> : ""}
             </td>
+            <td class="dash-text" safe>{g.error || "—"}</td>
+            <td class="nowrap"><Time at={Math.floor(g.lastAt / 1000)} tz={tz} /></td>
             <Cmd cmd={`xpay notify resend ${g.pid} --reason "..."`} />
           </tr>
         ))}
