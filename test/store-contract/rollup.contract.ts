@@ -5,6 +5,7 @@
 // offsets), and the per-account rows of every day, must equal a count over the orders as they are.
 import { expect, test } from "bun:test";
 import { assignProblem } from "../../src/core/assign-report.ts";
+import { because } from "../../src/core/reasons.ts";
 import { buckets } from "../../src/core/stats/calendar.ts";
 import type { AccountIncome, IncomeCounts } from "../../src/core/stats/store.ts";
 import type { Order } from "../../src/core/types.ts";
@@ -88,7 +89,7 @@ export function rollupContract(ctx: Ctx): void {
         const report = await s.settleReport(settleUnit(claim({ pid: order.pid, amount: 1, payType: order.payType }), { amount: order.tradeAmount, createdAt: t }, t));
         const a = await s.assignReport({
           reportId: report.reportId!, tradeNo: order.tradeNo, check: (rep, o) => assignProblem(rep, o, 600),
-          pay: () => ({ ...payUnit(order.tradeNo, t), acceptTimedOutSince: 0 }), note: () => "assigned",
+          pay: () => ({ ...payUnit(order.tradeNo, t), acceptTimedOutSince: 0 }), note: () => because("assigned", { no: order.tradeNo, by: "alice", why: "assigned" }),
         });
         if (a.kind === "assigned") did("assign");
       } else if (op < 0.87) {
