@@ -1,5 +1,5 @@
 // A report reason stored as English text only, in the page's language: rows written before reasons
-// had codes (migration 024; a row with a code is worded from it by reason-codes.ts). The console
+// had codes (migration 027; a row with a code is worded from it by reason-codes.ts). The console
 // maps the known shapes of that text (what core/reasons.ts words) to its own words, amounts in yuan. A reason joins its parts with "; " (a note, the refusal,
 // "nothing paid"); each part is mapped on its own, and a part no pattern knows is shown as it is,
 // so an old row or a new wording never disappears.

@@ -18,7 +18,7 @@ import loginFailures from "./017_login_failures.ts";
 import ruleTitles from "./018_rule_titles.ts";
 import unmatchedMoney from "./022_unmatched_money.ts";
 import merchantDelivery from "./023_merchant_delivery.ts";
-import reportReasonCodes from "./024_report_reason_codes.ts";
+import reportReasonCodes from "./027_report_reason_codes.ts";
 import orderRollup from "./025_order_rollup.ts";
 import createFunction from "./026_create_function.ts";
 
@@ -50,7 +50,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 18, name: "rule_titles", sql: ruleTitles },
   { version: 22, name: "unmatched_money", sql: unmatchedMoney },
   { version: 23, name: "merchant_delivery", sql: merchantDelivery },
-  { version: 24, name: "report_reason_codes", sql: reportReasonCodes },
   { version: 25, name: "order_rollup", sql: orderRollup },
   { version: 26, name: "create_function", sql: createFunction },
+  { version: 27, name: "report_reason_codes", sql: reportReasonCodes },
 ];
