@@ -9,6 +9,7 @@ import { settingsEn } from "./settings.en.ts";
 import { clientsEn } from "./clients.en.ts";
 import { keyedEn } from "./keyed.en.ts";
 import { deliveryEn } from "./delivery.en.ts";
+import { sendErrorEn } from "./send-error.en.ts";
 import { auditActionsEn } from "./audit-actions.en.ts";
 import { problemsEn } from "./problems.en.ts";
 import { whyEn } from "./why.en.ts";
@@ -151,6 +152,7 @@ export const en: Record<TextKey, string> = {
   ...clientsEn,
   ...keyedEn,
   ...deliveryEn,
+  ...sendErrorEn,
   ...olistEn,
   ...formatEn,
   ...whyEn,

@@ -10,6 +10,7 @@ import { settingsZh } from "./settings.zh.ts";
 import { clientsZh } from "./clients.zh.ts";
 import { keyedZh } from "./keyed.zh.ts";
 import { deliveryZh } from "./delivery.zh.ts";
+import { sendErrorZh } from "./send-error.zh.ts";
 import { auditActionsZh } from "./audit-actions.zh.ts";
 import { problemsZh } from "./problems.zh.ts";
 import { whyZh } from "./why.zh.ts";
@@ -152,6 +153,7 @@ export const zh = {
   ...clientsZh,
   ...keyedZh,
   ...deliveryZh,
+  ...sendErrorZh,
   ...olistZh,
   ...formatZh,
   ...whyZh,

@@ -16,12 +16,13 @@ import { seeOther } from "../http.ts";
 import { problemText } from "../problem-text.ts";
 import { errorAnswer, page } from "../render.tsx";
 import { TimeMs } from "./order-bits.tsx";
+import { sendErrorText } from "../send-error.ts";
 
 const HISTORY = 30;
 const WEBHOOK_TYPES: readonly string[] = ["dingtalk", "feishu", "wecom"];
 const typeOf = (v: string | null): ChannelType => ((CHANNEL_TYPES as string[]).includes(v ?? "") ? (v as ChannelType) : "webhook");
 
-/** The attempt errors xpay words itself (core/alerts/channels/send.ts, kind.ts, deliver.ts) in the page's language; the vendor's and the network's own words stay as they came. */
+/** The attempt errors xpay words itself (core/alerts/channels/send.ts, kind.ts, deliver.ts) in the page's language; a network error (connection refused, reset, TLS) reads as send-error.ts words it, keeping its code; the vendor's own words stay as they came. */
 const ERRORS: [RegExp, TextKey, (m: RegExpExecArray) => Record<string, string>][] = [
   [/^timed out after (\d+) ms$/, "alerts.err_timeout", (m) => ({ ms: m[1]! })],
   [/^channel removed$/, "alerts.err_removed", () => ({})],
@@ -35,7 +36,7 @@ function attemptError(e: string, t: Translate): string {
     const m = re.exec(e);
     if (m) return t(key, vars(m));
   }
-  return e;
+  return sendErrorText(t, e);
 }
 
 const lastAnswer = (a: AlertAttempt | null, t: Translate): string => (a ? [a.httpStatus !== null ? `HTTP ${a.httpStatus}` : "", attemptError(a.error, t)].filter(Boolean).join(" · ") : "");

@@ -12,6 +12,7 @@ import { duration, yuanText } from "../format.ts";
 import { attr, Time } from "../components.tsx";
 import type { Translate } from "../i18n/index.ts";
 import { payTypeName } from "./dashboard-format.ts";
+import { sendErrorText } from "../send-error.ts";
 
 const enc = encodeURIComponent;
 const orderLink = (tradeNo: string) => `/admin/orders/${enc(tradeNo)}`;
@@ -161,7 +162,7 @@ export function AttentionList(p: { a: Attention; tz: string; t: Translate }) {
               <span safe>{t("dashboard.n_times", { n: g.count })}</span>
               {g.givenUp > 0 ? <span class="tag tag-danger" safe>{t("dashboard.n_given_up", { n: g.givenUp })}</span> : ""}
             </td>
-            <td class="dash-text" safe>{g.error || "—"}</td>
+            <td class="dash-text" title={attr(g.error)} data-error safe>{sendErrorText(t, g.error) || "—"}</td>
             <td class="nowrap"><Time at={Math.floor(g.lastAt / 1000)} tz={tz} /></td>
             <Cmd cmd={`xpay notify resend ${g.pid} --reason "..."`} />
           </tr>

@@ -12,6 +12,7 @@ import type { AdminContext, AdminRoute } from "../context.ts";
 import { seeOther } from "../http.ts";
 import type { Translate } from "../i18n/index.ts";
 import { errorAnswer, fragment } from "../render.tsx";
+import { sendErrorText } from "../send-error.ts";
 
 /** How long the outcome keeps polling after a resend (a tab left open must not poll forever). */
 const WATCH_MS = 10 * 60_000;
@@ -38,7 +39,7 @@ export function DeliveryCell(p: { d: MerchantDelivery; t: Translate; tz: string 
       ) : state === "failing" ? <span class="cell-sub" safe>{t("delivery.never")}</span> : ""}
       {d.failingSince !== null ? (
         <span class="cell-sub delivery-failing">
-          <span safe>{t("delivery.failing_since")}</span> <Time at={sec(d.failingSince)} tz={p.tz} /> · <span class="mono" safe>{d.lastError}</span>
+          <span safe>{t("delivery.failing_since")}</span> <Time at={sec(d.failingSince)} tz={p.tz} /> · <span title={attr(d.lastError ?? "")} data-error safe>{sendErrorText(t, d.lastError ?? "")}</span>
         </span>
       ) : ""}
       {d.pending + d.failing > 0 ? <span class="cell-sub" safe>{t("delivery.queue", { pending: d.pending, failing: d.failing })}</span> : ""}

@@ -12,6 +12,7 @@ import { attr } from "../components.tsx";
 import type { TimelineEvent } from "../../core/browse/timeline.ts";
 import type { TextKey, Translate } from "../i18n/index.ts";
 import { kindName, OutcomeBadge, payTypeName, TimeMs, yuan } from "./order-bits.tsx";
+import { sendErrorText } from "../send-error.ts";
 
 type T = Translate;
 type V = TimelineEvent["detail"][string] | undefined;
@@ -62,7 +63,7 @@ function Failures(p: { e: TimelineEvent; t: T; tz: string }) {
   return (
     <div>
       <div><span safe>{t("orders.d_first")}</span> <TimeMs ms={num(d.first_at_ms)} tz={p.tz} /> · <b safe>{d.http_status === null ? "—" : `HTTP ${str(d.http_status)}`}</b></div>
-      {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span safe>{str(d.error)}</span></div> : ""}
+      {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span title={attr(str(d.error))} data-error safe>{sendErrorText(t, str(d.error))}</span></div> : ""}
       <div class="raw-label" safe>{t("orders.d_answer")}</div>
       <pre class="raw" safe>{str(d.answer) || t("orders.d_no_answer")}</pre>
       <details class="ev-folded">
@@ -113,7 +114,7 @@ function Body(p: { e: TimelineEvent; t: T; tz: string }) {
       return (
         <div>
           <div><StatusLine d={d} t={t} /></div>
-          {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span safe>{str(d.error)}</span></div> : ""}
+          {d.error ? <div><span safe>{t("orders.d_error")}</span>: <span title={attr(str(d.error))} data-error safe>{sendErrorText(t, str(d.error))}</span></div> : ""}
           <div class="raw-label" safe>{t("orders.d_answer")}</div>
           <pre class="raw" safe>{str(d.answer) || t("orders.d_no_answer")}</pre>
         </div>
