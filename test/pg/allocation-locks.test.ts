@@ -4,22 +4,18 @@
 // every usable account is held, it waits for them instead of
 // failing or reading amounts it has not locked. The other transaction here is a raw one holding an
 // account's row, as a create on another instance does until it commits.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { account, create, merchant, T0 } from "../store-contract/harness.ts";
-import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
+import { clusterPerFile, withPostgres } from "./cluster.ts";
 
 withPostgres(() => {
-  let cluster: PgCluster | null = null;
-  beforeAll(async () => {
-    cluster = await startCluster();
-  }, 120_000);
-  afterAll(() => cluster?.stop());
+  const cluster = clusterPerFile();
 
   /** A store on a new database, and a transaction (on its own connection) holding account rows. */
   async function setup(name: string) {
-    const url = await cluster!.createDatabase(name);
+    const url = await cluster().createDatabase(name);
     const store = PostgresStore.open(url, { max: 4 });
     await merchant(store);
     const other = new SQL(url, { max: 1 });

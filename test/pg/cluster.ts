@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 
 export interface PgCluster {
   /** postgres://xpay@127.0.0.1:PORT/<name> */
@@ -94,6 +94,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 process.once("exit", () => {
   for (const stop of live) stop();
 });
+
+/** One cluster for the whole file, started before its tests and stopped after them: call it inside withPostgres. */
+export function clusterPerFile(): () => PgCluster {
+  let cluster: PgCluster | null = null;
+  beforeAll(async () => {
+    cluster = await startCluster();
+  }, 120_000);
+  afterAll(() => cluster?.stop());
+  return () => cluster!;
+}
 
 /**
  * durable: keep PostgreSQL's default fsync, synchronous_commit and full_page_writes (the benchmark).

@@ -4,7 +4,7 @@
 // on random accounts (limits, sort, report groups, disabled, offline, pinned) and random orders
 // holding amounts (every status, inside and outside the match window); the order it returns must
 // equal the stored row; and the expiry sweep must time out a backlog in batches.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { SQL } from "bun";
 import { type AllocationPolicy, type AllocationRule } from "../../src/core/allocation.ts";
 import { pinnedRule } from "../../src/core/create-order.ts";
@@ -12,7 +12,7 @@ import type { CreateOrderUnit } from "../../src/core/store.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { expireOrders } from "../../src/store/postgres/orders.ts";
 import { account, createUnit, DAY0, merchant, newOrder, T0 } from "../store-contract/harness.ts";
-import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
+import { clusterPerFile, withPostgres } from "./cluster.ts";
 
 /** A small deterministic generator: a failing seed can be run again. */
 function random(seed: number) {
@@ -27,16 +27,12 @@ type Rand = ReturnType<typeof random>;
 const viewOnly = (rule: AllocationRule): AllocationRule => (view) => rule(view);
 
 withPostgres(() => {
-  let cluster: PgCluster | null = null;
-  beforeAll(async () => {
-    cluster = await startCluster();
-  }, 120_000);
-  afterAll(() => cluster?.stop());
+  const cluster = clusterPerFile();
 
   /** One database laid out from `seed`: accounts, groups, held amounts. The same seed, the same rows. */
   async function scenario(seed: number, name: string) {
     const r = random(seed);
-    const url = await cluster!.createDatabase(name);
+    const url = await cluster().createDatabase(name);
     const store = PostgresStore.open(url, { max: 2 });
     const sql = new SQL(url, { max: 1 });
     await merchant(store);
@@ -109,7 +105,7 @@ withPostgres(() => {
   }
 
   test("a failed create retried on its row, and a repeated one returned, in one call each", async () => {
-    const url = await cluster!.createDatabase("retry");
+    const url = await cluster().createDatabase("retry");
     const store = PostgresStore.open(url, { max: 2 });
     try {
       await merchant(store);
@@ -130,7 +126,7 @@ withPostgres(() => {
   });
 
   test("the expiry sweep times a backlog out in batches, and counts each order once", async () => {
-    const url = await cluster!.createDatabase("sweep");
+    const url = await cluster().createDatabase("sweep");
     const sql = new SQL(url, { max: 2 });
     const store = PostgresStore.open(url, { max: 2 });
     try {

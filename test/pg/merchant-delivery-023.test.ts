@@ -1,22 +1,18 @@
 // Migration 023 on PostgreSQL, as on SQLite (test/store/merchant-delivery-023.test.ts, the cases in
 // test/store-contract/merchant-delivery-023.ts): the delivery rows backfilled from the history.
-import { afterAll, beforeAll, test } from "bun:test";
+import { test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { pgMigrate } from "../../src/store/postgres/migrate.ts";
 import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 import { expectBackfilled, HISTORY } from "../store-contract/merchant-delivery-023.ts";
-import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
+import { clusterPerFile, withPostgres } from "./cluster.ts";
 
 withPostgres(() => {
-  let cluster: PgCluster | null = null;
-  beforeAll(async () => {
-    cluster = await startCluster();
-  }, 120_000);
-  afterAll(() => cluster?.stop());
+  const cluster = clusterPerFile();
 
   test("each merchant's last success, failing since and last error come from the history", async () => {
-    const url = await cluster!.createDatabase("delivery023");
+    const url = await cluster().createDatabase("delivery023");
     const sql = new SQL(url, { max: 1 });
     await pgMigrate(sql, PG_MIGRATIONS.filter((m) => m.version < 23));
     for (const m of HISTORY.merchants) await sql`INSERT INTO merchants ${sql(m)}`;

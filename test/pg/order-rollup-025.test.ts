@@ -1,22 +1,18 @@
 // Migration 025 on PostgreSQL, as on SQLite (test/store/order-rollup-025.test.ts, the cases in
 // test/store-contract/order-rollup-025.ts): the rollup backfilled from the orders before it.
-import { afterAll, beforeAll, test } from "bun:test";
+import { test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { pgMigrate } from "../../src/store/postgres/migrate.ts";
 import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 import { expectBackfilled, HISTORY } from "../store-contract/order-rollup-025.ts";
-import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
+import { clusterPerFile, withPostgres } from "./cluster.ts";
 
 withPostgres(() => {
-  let cluster: PgCluster | null = null;
-  beforeAll(async () => {
-    cluster = await startCluster();
-  }, 120_000);
-  afterAll(() => cluster?.stop());
+  const cluster = clusterPerFile();
 
   test("the rollup holds what the orders written before the upgrade count", async () => {
-    const url = await cluster!.createDatabase("rollup025");
+    const url = await cluster().createDatabase("rollup025");
     const sql = new SQL(url, { max: 1 });
     await pgMigrate(sql, PG_MIGRATIONS.filter((m) => m.version < 25));
     for (const m of HISTORY.merchants) await sql`INSERT INTO merchants ${sql(m)}`;
