@@ -5,7 +5,7 @@ import type { SQL } from "bun";
 import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
-import { toNotification, toOrder, toReport } from "../sqlite/rows.ts";
+import { toNotification, toOrder, toReport } from "../rows.ts";
 
 type Row = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
 import type { SQL } from "bun";
 import type { ChannelFields, RemoveChannelResult, SaveChannelResult, SaveChannelUnit } from "../../core/store.ts";
 import { EMPTY, fieldsOf } from "../sqlite/channel-admin.ts";
-import { toChannel } from "../sqlite/rows.ts";
+import { toChannel } from "../rows.ts";
 import { addChannel, getChannel } from "./channels.ts";
 import { lock, Lock, unit } from "./tx.ts";
 

@@ -3,7 +3,7 @@ import type { SQL } from "bun";
 import type { AllocationView, CandidateAccount } from "../../core/allocation.ts";
 import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
-import { toChannel } from "../sqlite/rows.ts";
+import { toChannel } from "../rows.ts";
 import type { Answers } from "./replay.ts";
 import { slotHeld } from "./slots.ts";
 

@@ -10,7 +10,7 @@ import { NEAR } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit } from "../../core/store.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
 import { insertedOrder } from "../created-order.ts";
-import { toChannel, toOrder } from "../sqlite/rows.ts";
+import { toChannel, toOrder } from "../rows.ts";
 import { createOrderReplayed } from "./orders.ts";
 import { retried, sqlState } from "./tx.ts";
 

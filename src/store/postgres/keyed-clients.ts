@@ -4,7 +4,7 @@
 // operators' changes are computed one after the other.
 import type { SQL } from "bun";
 import type { AddKeyedClientResult, KeyedClient, NewKeyedClient, NonceClaim, ReportGroupRule } from "../../core/store.ts";
-import { toChannel } from "../sqlite/rows.ts";
+import { toChannel } from "../rows.ts";
 import { addRefusal, toKeyedClient } from "../sqlite/keyed-clients.ts";
 import { lock, Lock, unit } from "./tx.ts";
 

@@ -1,7 +1,7 @@
 // Merchants and operator settings on PostgreSQL.
 import type { SQL } from "bun";
 import type { Merchant } from "../../core/types.ts";
-import { toMerchant } from "../sqlite/rows.ts";
+import { toMerchant } from "../rows.ts";
 import { lock, Lock, unit } from "./tx.ts";
 
 /** The next pid (1001 on an empty table) is read under a lock: two instances never pick the same. */

@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import type { AllocationRule } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
-import { toOrder } from "../sqlite/rows.ts";
+import { toOrder } from "../rows.ts";
 import { allocationView, getChannel, markUsed } from "./channels.ts";
 import { Answers, replay } from "./replay.ts";
 import { lock, Lock, unit } from "./tx.ts";

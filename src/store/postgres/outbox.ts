@@ -4,7 +4,7 @@
 // leases simply run out and the rows are due again for whoever claims next.
 import type { SQL } from "bun";
 import type { ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
-import { toAttempt, toNotification } from "../sqlite/rows.ts";
+import { toAttempt, toNotification } from "../rows.ts";
 
 type Row = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // payment on another instance waits and then reads "already paid"; the update stays conditional.
 import type { SQL } from "bun";
 import type { PayResult, PayUnit } from "../../core/store.ts";
-import { toOrder } from "../sqlite/rows.ts";
+import { toOrder } from "../rows.ts";
 import { getOrder } from "./orders.ts";
 import { unit } from "./tx.ts";
 

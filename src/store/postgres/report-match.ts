@@ -8,7 +8,7 @@ import type { MatchView } from "../../core/report-match.ts";
 import type { Reason } from "../../core/reasons.ts";
 import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
-import { toOrder } from "../sqlite/rows.ts";
+import { toOrder } from "../rows.ts";
 import { listChannels } from "./channels.ts";
 import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";

@@ -4,7 +4,7 @@
 import type { SQL } from "bun";
 import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { DUPLICATE } from "../report-reasons.ts";
-import { toReport } from "../sqlite/rows.ts";
+import { toReport } from "../rows.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { takeBound } from "./report-bounds.ts";
 import { lock, Lock, unit } from "./tx.ts";

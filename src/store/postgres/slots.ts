@@ -4,7 +4,7 @@
 // SLOT_HELD (../sqlite/slots.ts) in this driver's fragment form.
 import type { SQL } from "bun";
 import type { SlotStore } from "../../core/slots/store.ts";
-import { toHeldSlot } from "../sqlite/slots.ts";
+import { toHeldSlot } from "../rows.ts";
 import { groupMembers } from "./channels.ts";
 
 type Row = Record<string, unknown>;

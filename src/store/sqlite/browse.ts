@@ -4,7 +4,7 @@ import type { Database } from "bun:sqlite";
 import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
-import { toNotification, toOrder, toReport } from "./rows.ts";
+import { toNotification, toOrder, toReport } from "../rows.ts";
 
 type Row = Record<string, unknown>;
 type Bind = Record<string, string | number | null>;

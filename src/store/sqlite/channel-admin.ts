@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { ChannelFields, RemoveChannelResult, SaveChannelResult, SaveChannelUnit } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { addChannel, getChannel } from "./channels.ts";
-import { toChannel } from "./rows.ts";
+import { toChannel } from "../rows.ts";
 import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { CandidateAccount } from "../../core/allocation.ts";
 import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
-import { toChannel } from "./rows.ts";
+import { toChannel } from "../rows.ts";
 import { SLOT_HELD } from "./slots.ts";
 import { prepared } from "./statement.ts";
 

@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import type { ClientReportQuery, DeviceStore, OnlineInterval } from "../../core/clients/store.ts";
 import { toClient } from "./clients.ts";
-import { toReport } from "./rows.ts";
+import { toReport } from "../rows.ts";
 
 type Row = Record<string, unknown>;
 

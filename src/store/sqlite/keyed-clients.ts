@@ -4,7 +4,7 @@
 // so the operator sees the phone before its first report.
 import type { Database } from "bun:sqlite";
 import type { AddKeyedClientResult, KeyedClient, KeyedKind, NewKeyedClient, NonceClaim, ReportGroupRule } from "../../core/store.ts";
-import { toChannel } from "./rows.ts";
+import { toChannel } from "../rows.ts";
 import { inTransaction } from "./transaction.ts";
 
 type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Merchant } from "../../core/types.ts";
-import { toMerchant } from "./rows.ts";
+import { toMerchant } from "../rows.ts";
 
 export function addMerchant(db: Database, m: { pid?: number; name: string; secret: string; now: number }): Merchant {
   const row = db

@@ -4,7 +4,7 @@ import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core
 import type { ChannelAccount, Order } from "../../core/types.ts";
 import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, takenTradeAmounts } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
-import { toOrder } from "./rows.ts";
+import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { insertedOrder } from "../created-order.ts";
 

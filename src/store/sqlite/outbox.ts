@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
-import { toAttempt, toNotification } from "./rows.ts";
+import { toAttempt, toNotification } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { inTransaction } from "./transaction.ts";
 

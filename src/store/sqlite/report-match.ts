@@ -10,7 +10,7 @@ import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { insertReport } from "./reports.ts";
-import { toOrder } from "./rows.ts";
+import { toOrder } from "../rows.ts";
 import { inTransaction } from "./transaction.ts";
 import { DUPLICATE_REASON, reasonColumns, REPLAYED } from "../report-reasons.ts";
 

@@ -3,7 +3,7 @@ import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../
 import { claimNonce } from "./keyed-clients.ts";
 import { takeBound } from "./report-bounds.ts";
 import { DUPLICATE } from "../report-reasons.ts";
-import { toReport } from "./rows.ts";
+import { toReport } from "../rows.ts";
 
 /**
  * Stores a report. A second report with the same dedupe key is stored as a duplicate instead; with

@@ -3,6 +3,7 @@
 // reserved-amounts view (store.slots), so the two can never disagree.
 import type { Database } from "bun:sqlite";
 import type { HeldSlot, SlotStore } from "../../core/slots/store.ts";
+import { toHeldSlot } from "../rows.ts";
 import { GROUP_MEMBERS } from "./channels.ts";
 
 /**
@@ -31,23 +32,6 @@ export const slotsHeldByTime = (cols: string) => `
   UNION ALL
   SELECT ${cols} FROM g CROSS JOIN orders ON account_id = g.id WHERE status = 2 AND paid_at >= $unpaid_since`;
 
-type Row = Record<string, unknown>;
-const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-
-/** A held slot as the view shows it, from a row of SLOT_HELD's query (shared with the PostgreSQL adapter). */
-export const toHeldSlot = (r: Row): HeldSlot => ({
-  tradeAmount: Number(r.trade_amount),
-  accountId: Number(r.account_id),
-  tradeNo: String(r.trade_no),
-  outTradeNo: String(r.out_trade_no),
-  pid: Number(r.pid),
-  amount: Number(r.amount),
-  status: Number(r.status),
-  createdAt: Number(r.created_at),
-  expireTime: Number(r.expire_time),
-  paidAt: numOrNull(r.paid_at),
-  closedAt: numOrNull(r.closed_at),
-});
 
 export function heldSlots(db: Database, accountId: number, unpaidSince: number, o: { range?: { min: number; max: number }; limit: number }): HeldSlot[] {
   const cols = "trade_amount, account_id, trade_no, out_trade_no, pid, amount, status, created_at, expire_time, paid_at, closed_at";
@@ -64,7 +48,7 @@ export function heldSlots(db: Database, accountId: number, unpaidSince: number, 
         )
         .all({ account: accountId, unpaid_since: unpaidSince, min: o.range.min, max: o.range.max, limit: o.limit })
     : db.query(`${slotsHeldByTime(cols)} ORDER BY trade_amount, trade_no LIMIT $limit`).all({ account: accountId, unpaid_since: unpaidSince, limit: o.limit });
-  return (rows as Row[]).map(toHeldSlot);
+  return (rows as Record<string, unknown>[]).map(toHeldSlot);
 }
 
 export function sqliteSlots(db: Database): SlotStore {

@@ -1,5 +1,5 @@
 // PostgreSQL's dialect of the SQLite migration with the same number (src/store/migrations): the
-// same tables, columns, names and indexes, so one row mapping (store/sqlite/rows.ts) reads both.
+// same tables, columns, names and indexes, so one row mapping (store/rows.ts) reads both.
 // Integers that hold cents, seconds or milliseconds are BIGINT (an amount may reach 99999999.99
 // yuan, beyond int4); flags stay INTEGER 0/1 as in SQLite. Ids are identity columns.
 export default `

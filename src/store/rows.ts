@@ -1,6 +1,7 @@
 // Row <-> domain mapping, in one place so column names live next to each other.
-import type { ChannelAccount, Family, Merchant, Order, OrderStatus } from "../../core/types.ts";
-import type { Notification, NotificationAttempt, StoredReport } from "../../core/store.ts";
+import type { ChannelAccount, Family, Merchant, Order, OrderStatus } from "../core/types.ts";
+import type { Notification, NotificationAttempt, StoredReport } from "../core/store.ts";
+import type { HeldSlot } from "../core/slots/store.ts";
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
@@ -125,3 +126,18 @@ export function toReport(r: Row): StoredReport {
     createdAt: num(r.created_at),
   };
 }
+
+/** A held slot as the reserved-amounts view shows it, from a row of either adapter's SLOT_HELD query. */
+export const toHeldSlot = (r: Record<string, unknown>): HeldSlot => ({
+  tradeAmount: Number(r.trade_amount),
+  accountId: Number(r.account_id),
+  tradeNo: String(r.trade_no),
+  outTradeNo: String(r.out_trade_no),
+  pid: Number(r.pid),
+  amount: Number(r.amount),
+  status: Number(r.status),
+  createdAt: Number(r.created_at),
+  expireTime: Number(r.expire_time),
+  paidAt: numOrNull(r.paid_at),
+  closedAt: numOrNull(r.closed_at),
+});
