@@ -29,13 +29,16 @@ interface Checkout {
   h: typeof import("../test/store-contract/harness.ts");
   /** the create function's lock hold counters (absent before it) */
   hold?: { creates: number; micros: number };
+  /** the batched create's counters (absent before it) */
+  batches?: { batches: number; units: number; busy: number; alone: number };
 }
 
 async function checkout(root: string): Promise<Checkout> {
   const { PostgresStore } = await import(join(root, "src/store/postgres/index.ts"));
   const h = await import(join(root, "test/store-contract/harness.ts"));
   const hold = await import(join(root, "src/store/postgres/create.ts")).then((m) => m.lockHold, () => undefined);
-  return { root, PostgresStore, h, hold };
+  const batches = await import(join(root, "src/store/postgres/create-batch.ts")).then((m) => m.batchStats, () => undefined);
+  return { root, PostgresStore, h, hold, batches };
 }
 
 const HELD_TWICE = `SELECT count(*) AS n FROM (SELECT COALESCE(NULLIF(a.report_group, 0), a.id) g, o.trade_amount FROM orders o JOIN channel_accounts a ON a.id = o.account_id
@@ -57,7 +60,7 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   const createOne = (w: number) => stores[w % instances]!.createOrder(c.h.createUnit(c.h.newOrder({ amount: 1000 + Math.floor(Math.random() * 9000) }), { policy: { maxOffset: 50 } }));
   await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // connections open, plans cached
   await cost.reset();
-  const before = { cpu: cpuTimes(), pg: serverCpuMs(cluster.dataDir), app: process.cpuUsage(), wal: await cost.wal(), hold: { ...(c.hold ?? { creates: 0, micros: 0 }) } };
+  const before = { cpu: cpuTimes(), pg: serverCpuMs(cluster.dataDir), app: process.cpuUsage(), wal: await cost.wal(), hold: { ...(c.hold ?? { creates: 0, micros: 0 }) }, batches: { ...(c.batches ?? { batches: 0, units: 0, busy: 0, alone: 0 }) } };
   let made = 0;
   let failed = 0;
   let waitedMs = 0;
@@ -79,10 +82,11 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   const pgMs = serverCpuMs(cluster.dataDir) - before.pg;
   const steal = stealPct(before.cpu, cpuTimes());
   const walBytes = await cost.walBytes(before.wal.lsn, wal.lsn);
-  const top = (await cost.statements(name)).find((s) => /xpay_create_order|INSERT INTO orders/.test(s.query));
+  const top = (await cost.statements(name)).find((s) => /xpay_create_orders?\(|INSERT INTO orders/.test(s.query));
   const look = new SQL(url, { max: 1 });
   const heldTwice = Number(((await look.unsafe(HELD_TWICE)) as { n: number }[])[0]!.n);
   await look.close();
+  const b = c.batches ? { batches: c.batches.batches - before.batches.batches, units: c.batches.units - before.batches.units, busy: c.batches.busy - before.batches.busy, alone: c.batches.alone - before.batches.alone } : null;
   const hold = c.hold ? { creates: c.hold.creates - before.hold.creates, micros: c.hold.micros - before.hold.micros } : null;
   await Promise.all(stores.map((s) => s.end()));
   const rate = made / elapsed;
@@ -91,8 +95,8 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   results.push(
     `| ${round} | ${c.root === here ? "this checkout" : c.root} | ${instances} | ${accounts} | ${Math.round(rate)} | ${steal.toFixed(1)} % | ${failed} | ${heldTwice} ` +
       `| ${per(pgMs, 3)} | ${per((app.user + app.system) / 1000, 3)} | ${per(walBytes, 0)} | ${per(wal.records - before.wal.records, 1)} | ${per(wal.fpi - before.wal.fpi, 2)} ` +
-      `| ${per(syncs, 3)} | ${syncs ? ((wal.syncMs - before.wal.syncMs) / syncs).toFixed(2) : "-"} | ${top ? `${top.calls} / ${top.meanMs.toFixed(3)} / ${top.rows}` : "-"} ` +
-      `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} |`,
+      `| ${per(syncs, 3)} | ${syncs ? ((wal.syncMs - before.wal.syncMs) / syncs).toFixed(2) : "-"} | ${top ? `${top.calls} / ${top.meanMs.toFixed(3)} / ${top.rows}` : "-"} | ${top ? per(top.calls * top.meanMs, 3) : "-"} ` +
+      `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} | ${b?.batches ? `${(b.units / b.batches).toFixed(1)} / ${b.busy} / ${b.alone}` : "-"} |`,
   );
   console.error(`[pg-creates] round ${round} ${c.root} ${instances} instance(s), ${accounts} accounts: ${Math.round(rate)} creates/s, steal ${steal.toFixed(1)} %, failed ${failed}, held twice ${heldTwice}`);
   return rate;
@@ -105,8 +109,8 @@ try {
     for (const accounts of ACCOUNTS) for (const instances of INSTANCES) for (const c of order) await measure(c, instances, accounts, round);
   }
   console.log(`PostgreSQL ${process.env.PG_DURABLE === "0" ? "fsync off" : "durable defaults"}, ${INFLIGHT} creates in flight, ${seconds} s per setup, 16 connections per instance, max_offset 50`);
-  console.log("| round | checkout | instances | accounts | creates/s | steal | failed | slots held twice | PostgreSQL CPU ms/create | app CPU ms/create | WAL bytes/create | WAL records/create | full-page images/create | WAL flushes/create | ms/flush | create statement: calls / mean ms / rows | lock hold in function µs | client ms/create |");
-  console.log(`|${"---|".repeat(18)}`);
+  console.log("| round | checkout | instances | accounts | creates/s | steal | failed | slots held twice | PostgreSQL CPU ms/create | app CPU ms/create | WAL bytes/create | WAL records/create | full-page images/create | WAL flushes/create | ms/flush | create statement: calls / mean ms / rows | statement ms/create | lock hold µs (to the function's end) | client ms/create | units/batch / busy / alone |");
+  console.log(`|${"---|".repeat(20)}`);
   for (const r of results) console.log(r);
 } finally {
   await cost.close();

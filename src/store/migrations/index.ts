@@ -19,6 +19,7 @@ import ruleTitles from "./018_rule_titles.ts";
 import unmatchedMoney from "./022_unmatched_money.ts";
 import merchantDelivery from "./023_merchant_delivery.ts";
 import reportReasonCodes from "./027_report_reason_codes.ts";
+import createBatch from "./028_create_batch.ts";
 import orderRollup from "./025_order_rollup.ts";
 import createFunction from "./026_create_function.ts";
 
@@ -53,4 +54,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: "order_rollup", sql: orderRollup },
   { version: 26, name: "create_function", sql: createFunction },
   { version: 27, name: "report_reason_codes", sql: reportReasonCodes },
+  { version: 28, name: "create_batch", sql: createBatch },
 ];

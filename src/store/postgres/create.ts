@@ -1,4 +1,5 @@
-// The create on PostgreSQL in one round trip: one prepared call of xpay_create_order (migration
+// One create on PostgreSQL in one round trip (create-batch.ts runs creates in batches of these, and
+// this file's call for the units a batch could not settle): one prepared call of xpay_create_order (migration
 // 026), which takes the out_trade_no lock, looks the order up, runs the allocation rule over the
 // report group it locks, stamps the account and inserts, all in the call's own transaction. The
 // previous unit (orders.ts) made six to ten round trips while holding its account's lock, so
@@ -59,12 +60,20 @@ async function run(sql: SQL, u: CreateOrderUnit): Promise<Row> {
   }
 }
 
+/** A unit alone: today's one call (the batch's busy and failing units, create-batch.ts). */
 export async function createOrder(sql: SQL, u: CreateOrderUnit): Promise<CreateOrderResult> {
   if (u.allocate && !u.allocate.request) return createOrderReplayed(sql, u);
   const row = await run(sql, u);
   if (row.outcome === "created") {
     lockHold.creates++;
     lockHold.micros += Number(row.held_us);
+  }
+  return answer(sql, u, row);
+}
+
+/** A row of xpay_create_order (or of the batch's xpay_create_orders) as the core's answer. */
+export async function answer(sql: SQL, u: CreateOrderUnit, row: Row): Promise<CreateOrderResult> {
+  if (row.outcome === "created") {
     // A new row is built from what was sent (not read back); a retried failed row comes back whole.
     const placed = { acc: row.account_id === null ? null : Number(row.account_id), ta: row.trade_amount === null ? null : Number(row.trade_amount), status: Number(row.status) as 1 | 5, reason: String(row.fail_reason) };
     const order = row.order_row ? toOrder(row.order_row as Row) : insertedOrder(String(row.trade_no), u, placed);

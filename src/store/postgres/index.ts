@@ -19,7 +19,7 @@ import { probeWrite } from "./maintenance.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
-import { createOrder } from "./create.ts";
+import { CreateBatches } from "./create-batch.ts";
 import * as delivery from "./delivery.ts";
 import * as outbox from "./outbox.ts";
 import { ackQueue } from "./acks.ts";
@@ -118,7 +118,9 @@ export class PostgresStore implements Store {
   saveChannel: Store["saveChannel"] = async (u) => saveChannel(await this.db(), u);
   removeChannel: Store["removeChannel"] = async (id) => removeChannel(await this.db(), id);
 
-  createOrder: Store["createOrder"] = async (u) => this.writes.timed(async () => createOrder(await this.db(), u));
+  /** Creates go to the server in batches, one commit each (create-batch.ts). */
+  private readonly creates = new CreateBatches(() => this.db());
+  createOrder: Store["createOrder"] = (u) => this.writes.timed(() => this.creates.create(u));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(await this.db(), t, p, now, a);
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(await this.db(), t);
   getOrderByOutTradeNo: Store["getOrderByOutTradeNo"] = async (pid, o) => orders.getOrderByOutTradeNo(await this.db(), pid, o);
