@@ -3,8 +3,12 @@
 // N accounts of one pay type, 32 creates in flight. Per setup: creates/s, CPU steal, PostgreSQL's
 // CPU per create (/proc), the application's (this process: the core's unit and the store), WAL
 // bytes, records, full-page images and flushes per create, the flush time, the create statement's
-// pg_stat_statements line (calls, mean time, rows), the lock hold inside the create function, and
-// the slots held twice (must be 0). `bun bench/pg-creates.ts [seconds]`.
+// pg_stat_statements line (calls, mean time, rows; with batches, one call per batch) and its time per
+// create, the lock hold per create (from the account's lock to the function's end: in a batch, to
+// the batch's end; the commit follows), units per batch with the busy and alone counts
+// (src/store/postgres/create-batch.ts), and the slots held twice (must be 0).
+// `bun bench/pg-creates.ts [seconds]`. XPAY_PG_CREATE_BATCHES (batches in flight per store) is read
+// by every checkout that has batches.
 // Env: XPAY_ROOTS=/a,/b (checkouts alternated in each round, ratios against the first; XPAY_ROOT
 // alone is one), BENCH_PG_ROUNDS (2), BENCH_PG_ACCOUNTS (16,64), BENCH_PG_INSTANCES (1,2),
 // BENCH_PG_INFLIGHT (32), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
@@ -58,7 +62,14 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   await c.h.merchant(stores[0] as never);
   for (let i = 0; i < accounts; i++) await c.h.account(stores[0] as never);
   const createOne = (w: number) => stores[w % instances]!.createOrder(c.h.createUnit(c.h.newOrder({ amount: 1000 + Math.floor(Math.random() * 9000) }), { policy: { maxOffset: 50 } }));
-  await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // connections open, plans cached
+  await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // connections open
+  // Statistics, as autovacuum gathers them within a minute of a real database's first orders (and
+  // the plans made before them are made again): on the empty table, the out_trade_no lookup's
+  // generic plan read every order of the merchant.
+  const analyze = new SQL(url, { max: 1 });
+  await analyze`ANALYZE`;
+  await analyze.close();
+  await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // plans cached
   await cost.reset();
   const before = { cpu: cpuTimes(), pg: serverCpuMs(cluster.dataDir), app: process.cpuUsage(), wal: await cost.wal(), hold: { ...(c.hold ?? { creates: 0, micros: 0 }) }, batches: { ...(c.batches ?? { batches: 0, units: 0, busy: 0, alone: 0 }) } };
   let made = 0;
