@@ -22,34 +22,6 @@ CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders FOR EACH ROW
   WHEN (current_setting('xpay.rollup_folded', true) IS DISTINCT FROM 'on')
   EXECUTE FUNCTION order_rollup_apply();
 
--- 026's first free amount walked the candidates in PL/pgSQL and tested each against the taken
--- array (= ANY): candidates x taken comparisons, 90 000 when an account holds 300 amounts near
--- one price (the HTTP bench: one price, max_offset 1 000), about a millisecond of the server per
--- create. Here the taken amounts become a hashed NOT IN and the candidates stop at the first free
--- one: taken + candidates. Same decisions (create-function.test.ts holds them to the core's rule).
-CREATE OR REPLACE FUNCTION xpay_free_amount(p_group BIGINT[], p_amount BIGINT, p_step INTEGER, p_near BIGINT, p_max_offset BIGINT, p_unpaid_since BIGINT)
-RETURNS BIGINT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
-DECLARE
-  v_far BIGINT;
-  v_x BIGINT;
-BEGIN
-  FOREACH v_far IN ARRAY ARRAY[p_near, p_max_offset] LOOP
-    SELECT p_amount + p_step * g.i INTO v_x FROM generate_series(0, v_far) AS g(i)
-    WHERE p_amount + p_step * g.i > 0
-      AND g.i NOT IN (
-        -- What holds a slot: slots.ts slotHeld, as one expression (026 says why).
-        SELECT (o.trade_amount - p_amount) * p_step FROM orders o
-        WHERE o.account_id = ANY (p_group) AND o.trade_amount IS NOT NULL
-          AND o.trade_amount BETWEEN LEAST(p_amount, p_amount + p_step * v_far) AND GREATEST(p_amount, p_amount + p_step * v_far)
-          AND CASE o.status WHEN 1 THEN o.expire_time WHEN 4 THEN o.expire_time WHEN 3 THEN o.closed_at WHEN 2 THEN o.paid_at END >= p_unpaid_since)
-    ORDER BY g.i LIMIT 1;
-    IF v_x IS NOT NULL THEN RETURN v_x; END IF;
-    EXIT WHEN p_max_offset <= p_near;
-  END LOOP;
-  RETURN NULL;
-END
-$fn$;
-
 CREATE FUNCTION xpay_create_orders(p_units JSONB)
 RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
                order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
