@@ -1,6 +1,6 @@
 // PostgreSQL 028: creates in batches (group commit, as SQLite's grouped writes). xpay_create_orders
 // takes the creates one instance received in one turn of its event loop (src/store/postgres/
-// create-batch.ts, at most 64) and runs each through 026's xpay_create_order in its own
+// create-batch.ts, at most 60) and runs each through 026's xpay_create_order in its own
 // subtransaction, all in the call's one transaction: one round trip, one commit, one WAL flush per
 // batch. A unit that fails is rolled back alone and answered on its own (busy: the caller puts it
 // in its next batch; any other error: the caller runs it alone, which raises it as before).
