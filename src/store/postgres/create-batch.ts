@@ -24,7 +24,7 @@ export const CAP = 60;
 /**
  * Batches in flight per store. One batch runs on one server backend, so one in flight keeps one core
  * of the server busy at most; two let a second batch run while the first commits or computes.
- * XPAY_PG_CREATE_BATCHES overrides it (bench/pg-creates.ts measures 1, 2 and 4).
+ * XPAY_PG_CREATE_BATCHES overrides it (docs/benchmarks.md, 2026-11-28: 1, 2 and 4 measured).
  */
 export const IN_FLIGHT = Math.max(1, Number(process.env.XPAY_PG_CREATE_BATCHES ?? 2) || 2);
 /** Batches a busy unit goes through before it runs alone. */
@@ -109,9 +109,11 @@ export class CreateBatches {
     batchStats.units += batch.length;
     const end = Number(rows.find((r) => r.outcome === "end")?.at_us ?? 0);
     const again: Pending[] = [];
+    const answered = new Set<Pending>();
     for (const row of rows) {
       const p = batch[Number(row.i) - 1];
-      if (!p) continue;
+      if (!p || answered.has(p)) continue;
+      answered.add(p);
       if (row.outcome === "busy" && p.busy < BUSY_ROUNDS) {
         batchStats.busy++;
         p.busy++;
@@ -124,6 +126,8 @@ export class CreateBatches {
         answer(sql, p.u, row).then(p.resolve, p.reject);
       } else this.alone(p);
     }
+    // A unit the call did not answer (never seen) is not left waiting: it runs alone.
+    for (const p of batch) if (!answered.has(p)) this.alone(p);
     // Busy units first: the next batch's first unit may wait for what it needs.
     this.queue.unshift(...again);
   }
