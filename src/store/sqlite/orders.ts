@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AllocationRule, AllocationView } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
-import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, takenTradeAmounts } from "./channels.ts";
+import { candidateAccounts, CandidatesInTransaction, getChannel, groupMembers, markUsed, takenTradeAmounts } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
 import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
@@ -36,7 +36,8 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
   return {
     candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
-    takenTradeAmounts: (accountId, since, range) => takenTradeAmounts(db, accountId, since, range),
+    takenTradeAmounts: (accountId, since, range) =>
+      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range),
   };
 }
 
