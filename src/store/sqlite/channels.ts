@@ -120,12 +120,16 @@ export class CandidatesInTransaction {
 export const GROUP_MEMBERS = `SELECT $account UNION SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
   WHERE a.id = $account AND a.report_group > 0`;
 
-const MEMBERS = prepared(`SELECT * FROM (${GROUP_MEMBERS})`);
+// The group's other members without GROUP_MEMBERS' UNION with a constant row: that built a temp
+// b-tree on every execution (about 4 µs, once per account per group commit).
+const MEMBERS = prepared(`SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
+  WHERE a.id = $account AND a.report_group > 0 AND m.id <> $account`);
 
 /** The account's report group (every account one report could mean), itself first. */
 export function groupMembers(db: Database, accountId: number): number[] {
-  const ids = (MEMBERS(db).values({ account: accountId }) as [number][]).map((r) => Number(r[0])).filter((id) => id !== accountId);
-  return [accountId, ...ids];
+  const ids = [accountId];
+  for (const r of MEMBERS(db).values({ account: accountId }) as [number][]) ids.push(Number(r[0]));
+  return ids;
 }
 
 /**
