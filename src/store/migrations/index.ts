@@ -21,6 +21,7 @@ import merchantDelivery from "./023_merchant_delivery.ts";
 import reportReasonCodes from "./027_report_reason_codes.ts";
 import orderRollup from "./025_order_rollup.ts";
 import createFunction from "./026_create_function.ts";
+import appendOnlyBrowse from "./030_append_only_browse.ts";
 
 export interface Migration {
   version: number;
@@ -53,4 +54,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 25, name: "order_rollup", sql: orderRollup },
   { version: 26, name: "create_function", sql: createFunction },
   { version: 27, name: "report_reason_codes", sql: reportReasonCodes },
+  { version: 30, name: "append_only_browse", sql: appendOnlyBrowse },
 ];
