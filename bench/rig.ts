@@ -24,8 +24,8 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(prefix: string): Promise<Rig> {
-  const root = join(import.meta.dir, "..");
+/** `root`: the checkout whose server is started (another checkout's, for an A/B); the database is seeded by this one. */
+export async function startRig(prefix: string, root = join(import.meta.dir, "..")): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const dbPath = join(dir, "xpay.db");
   let seeded: Seeded;
