@@ -113,6 +113,16 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** Write units queue and nothing commits until releaseWrites (the checkpoint thread rewinds the WAL). */
+  holdWrites(): void {
+    this.held = true;
+  }
+
+  releaseWrites(): void {
+    this.held = false;
+    if (this.queue.length > 0) setImmediate(() => this.flush());
+  }
+
   private flush(): void {
     if (this.held || this.queue.length === 0) return; // resume() flushes what queued meanwhile
     const units = this.queue;
@@ -257,13 +267,7 @@ export class SqliteStore implements Store {
     startCheckpointer(this.db, {
       onBeat: () => hooks.onBeat("checkpointer"),
       onError: hooks.onError,
-      hold: {
-        pause: () => (this.held = true),
-        resume: () => {
-          this.held = false;
-          if (this.queue.length > 0) setImmediate(() => this.flush());
-        },
-      },
+      hold: { pause: () => this.holdWrites(), resume: () => this.releaseWrites() },
     });
 
   close(): void {
