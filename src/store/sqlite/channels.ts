@@ -95,7 +95,12 @@ export class CandidatesInTransaction {
   /** groupMembers, read once per transaction: only the operator's binding (outside it) moves a group. */
   members(db: Database, accountId: number): number[] {
     let ids = this.groups.get(accountId);
-    if (!ids) this.groups.set(accountId, (ids = groupMembers(db, accountId)));
+    if (!ids) {
+      // An account of no group (report_group 0, as read with the candidates) is its own group.
+      const listed = this.lists.values().flatMap((l) => l).find((a) => a.id === accountId);
+      ids = listed && listed.reportGroup === 0 ? [accountId] : groupMembers(db, accountId);
+      this.groups.set(accountId, ids);
+    }
     return ids;
   }
 
