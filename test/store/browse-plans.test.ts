@@ -5,6 +5,7 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { migrate } from "../../src/store/migrate.ts";
+import { orderWhere } from "../../src/store/sqlite/browse.ts";
 
 const plan = (db: Database, sql: string, bind: Record<string, unknown>) =>
   (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(bind as never) as { detail: string }[]).map((r) => r.detail).join("; ");
@@ -26,4 +27,17 @@ test("no index of orders puts trade_no right after created_at", () => {
   const defs = (db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql IS NOT NULL").all() as { name: string; sql: string }[]);
   const keyedAfterCreated = defs.filter((d) => /created_at\s*,\s*trade_no/.test(d.sql)).map((d) => d.name);
   expect(keyedAfterCreated).toEqual([]);
+});
+
+test("a search under a status and a merchant reads the orders it names and sorts them, never a status's or merchant's whole range", () => {
+  const db = new Database(":memory:");
+  migrate(db);
+  for (const search of [{ tradeAmount: 36746 }, { outTradeNo: "M1" }, { tradeNo: "20270101000000000001" }]) {
+    const bind: Record<string, unknown> = {};
+    const where = orderWhere({ status: 2, pid: 1003, search, now: 0 } as Parameters<typeof orderWhere>[0], bind);
+    const p = plan(db, `SELECT * FROM orders WHERE ${where.join(" AND ")} ${LIST}`, bind);
+    expect(p).toStartWith("SEARCH orders USING INDEX sqlite_autoindex_orders_1 (trade_no=?)");
+    expect(p).not.toContain("orders_by_status_created");
+    expect(p).not.toContain("orders_by_pid_created");
+  }
 });
