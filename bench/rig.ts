@@ -24,13 +24,15 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-/** `root`: the checkout whose server is started (another checkout's, for an A/B); the database is seeded by this one. */
+/** `root`: the checkout whose server is started and whose bench/seed.ts seeds its database (another checkout's, for an A/B). */
 export async function startRig(prefix: string, root = join(import.meta.dir, "..")): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const dbPath = join(dir, "xpay.db");
   let seeded: Seeded;
   try {
-    seeded = await seed(dbPath);
+    // The checkout's own seed: a database seeded by a newer checkout has a schema an older server refuses.
+    const seedOf: typeof seed = root === join(import.meta.dir, "..") ? seed : (await import(join(root, "bench/seed.ts"))).seed;
+    seeded = await seedOf(dbPath);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

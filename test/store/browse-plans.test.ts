@@ -33,7 +33,7 @@ test("a search under a status and a merchant reads the orders it names and sorts
   const db = new Database(":memory:");
   migrate(db);
   for (const search of [{ tradeAmount: 36746 }, { outTradeNo: "M1" }, { tradeNo: "20270101000000000001" }]) {
-    const bind: Record<string, unknown> = {};
+    const bind: Parameters<typeof orderWhere>[1] = {};
     const where = orderWhere({ status: 2, pid: 1003, search, now: 0 } as Parameters<typeof orderWhere>[0], bind);
     const p = plan(db, `SELECT * FROM orders WHERE ${where.join(" AND ")} ${LIST}`, bind);
     expect(p).toStartWith("SEARCH orders USING INDEX sqlite_autoindex_orders_1 (trade_no=?)");
