@@ -11,7 +11,13 @@
 //   csv filter - CSV_ROUNDS downloads of the export of paid orders of merchant 1003;
 //   csv slow   - one download of the whole export by a client that reads SLOW_KIB KiB per
 //                SLOW_MS ms (a raw socket paused between reads, so TCP pushes back) for SLOW_S s;
+//   csv stalled - a download that takes the first bytes and then reads nothing for STALL_S s (a
+//                paused download, a stalled link): RSS while the server holds it; then
+//   stalled, the rest - the same download read to its end: whether it is whole or was cut;
 //   after      - RSS a few seconds after the last download.
+// CHECKOUTS (comma-separated repository roots, default this one) runs the same phases with each
+// checkout's server in turn, ROUNDS times alternated (e.g. a worktree of main beside this branch):
+// the baseline in the same run. A filtered export runs before the full one, so its peak is its own.
 // Every phase starts by resetting the kernel's peak counter (`echo 5 > /proc/PID/clear_refs`), so
 // its VmHWM is that phase's own peak; VmRSS is also sampled every SAMPLE_MS ms as a cross-check.
 import { spawnSync } from "node:child_process";
@@ -28,7 +34,10 @@ const CSV_ROUNDS = Number(process.env.CSV_ROUNDS ?? 2);
 const SLOW_KIB = Number(process.env.SLOW_KIB ?? 16);
 const SLOW_MS = Number(process.env.SLOW_MS ?? 100);
 const SLOW_S = Number(process.env.SLOW_S ?? 20);
+const STALL_S = Number(process.env.STALL_S ?? 15);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 20);
+const ROUNDS = Number(process.env.ROUNDS ?? 1);
+const CHECKOUTS = (process.env.CHECKOUTS ?? "").split(",").filter(Boolean);
 const USER = "bench-rss";
 const PASSWORD = "bench rss password 17";
 const root = join(import.meta.dir, "..");
@@ -89,6 +98,8 @@ function resetPeak(pid: number): boolean {
 interface Phase {
   name: string;
   what: string;
+  /** the server's CPU time in the phase (user + system), s */
+  cpu: number;
   start: number;
   /** highest VmRSS seen by the sampler during the phase */
   sampled: number;
@@ -107,17 +118,26 @@ function startSampler(pid: number) {
   }, SAMPLE_MS);
 }
 
+/** A process's CPU time so far (user + system), s: /proc/PID/stat fields 14 and 15, in clock ticks of 1/100 s. */
+async function procCpu(pid: number): Promise<number> {
+  const stat = await Bun.file(`/proc/${pid}/stat`).text();
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
 async function phase(pid: number, name: string, what: string, run: () => Promise<void>): Promise<Phase> {
   const reset = resetPeak(pid);
   const start = (await rss(pid)).now;
   sampleMax = start;
   const before = cpuTimes();
+  const cpu0 = await procCpu(pid);
   const t = performance.now();
   await run();
   const seconds = (performance.now() - t) / 1000;
   const r = await rss(pid);
-  const p: Phase = { name, what, start, sampled: Math.max(sampleMax, r.now), hwm: r.peak, end: r.now, seconds, steal: stealPct(before, cpuTimes()) || 0 };
-  log(`${name}: start ${mib(p.start)} MiB, peak sampled ${mib(p.sampled)}, VmHWM ${mib(p.hwm)}${reset ? "" : " (not reset: since start)"}, end ${mib(p.end)}, ${p.seconds.toFixed(1)} s`);
+  const cpu = (await procCpu(pid)) - cpu0;
+  const p: Phase = { name, what, cpu, start, sampled: Math.max(sampleMax, r.now), hwm: r.peak, end: r.now, seconds, steal: stealPct(before, cpuTimes()) || 0 };
+  log(`${name}: start ${mib(p.start)} MiB, peak sampled ${mib(p.sampled)}, VmHWM ${mib(p.hwm)}${reset ? "" : " (not reset: since start)"}, end ${mib(p.end)}, ${p.seconds.toFixed(1)} s, server CPU ${p.cpu.toFixed(2)} s`);
   return p;
 }
 
@@ -169,7 +189,132 @@ function slowDownload(base: string, path: string, cookie: string, kib: number, m
   });
 }
 
-let server: ReturnType<typeof Bun.spawn> | undefined;
+/**
+ * A download that takes the first bytes, then reads nothing for `seconds` s (the socket paused: the
+ * kernel's buffers fill and TCP pushes back), then reads to the end as fast as it comes. `stalled`
+ * settles when the pause ends; `done` with the bytes and whether the chunked body was whole (its
+ * zero-length last chunk came) or cut.
+ */
+function stalledDownload(base: string, path: string, cookie: string, seconds: number): { stalled: Promise<void>; done: Promise<{ bytes: number; whole: boolean }> } {
+  const u = new URL(base);
+  let endStall: () => void = () => {};
+  const stalled = new Promise<void>((r) => (endStall = r));
+  const done = new Promise<{ bytes: number; whole: boolean }>((resolve, reject) => {
+    let bytes = 0;
+    let tail = Buffer.alloc(0);
+    const s = connect({ host: u.hostname, port: Number(u.port) }, () => {
+      s.write(`GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+    });
+    const take = (b: Buffer) => {
+      bytes += b.length;
+      tail = Buffer.concat([tail, b]).subarray(-16);
+    };
+    s.once("data", (first: Buffer) => {
+      take(first);
+      s.pause();
+      setTimeout(() => {
+        endStall();
+        s.on("data", take);
+        s.resume();
+      }, seconds * 1000);
+    });
+    s.on("error", (e) => (endStall(), reject(e)));
+    s.on("close", () => (endStall(), resolve({ bytes, whole: tail.toString("latin1").endsWith("\r\n0\r\n\r\n") })));
+  });
+  return { stalled, done };
+}
+
+interface Run {
+  label: string;
+  phases: Phase[];
+  healthzMs: number;
+  dashMs: number[];
+  full: { bytes: number; lines: number; s: number }[];
+  filtered: { bytes: number; lines: number; s: number }[];
+  slowBytes: number;
+  stalled: { bytes: number; whole: boolean; s: number };
+}
+
+/** One checkout's server on the database, through every phase. */
+async function measure(root: string, label: string): Promise<Run> {
+  const port = await freePort();
+  const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+    env: { ...process.env, XPAY_DB: db },
+    stdout: "ignore", // the access log is still written, to /dev/null, as in bench/run.ts
+    stderr: "inherit",
+  });
+  try {
+    const pid = server.pid;
+    const base = `http://127.0.0.1:${port}`;
+    const t0 = performance.now();
+    await waitHealthy(`${base}/healthz`, 60_000);
+    const healthzMs = performance.now() - t0;
+    log(`${label}: /healthz after ${Math.round(healthzMs)} ms, RSS ${mib((await rss(pid)).now)} MiB`);
+    startSampler(pid);
+    const phases: Phase[] = [];
+
+    phases.push(await phase(pid, "idle", "3 s after /healthz answered, nothing asked", () => Bun.sleep(3000)));
+    let cookie = "";
+    phases.push(await phase(pid, "login", "the login form: GET, POST (the password's hash), the session cookie", async () => {
+      cookie = await login(base);
+    }));
+
+    const dashMs: number[] = [];
+    phases.push(await phase(pid, "dashboard", `${DASH} loads of /admin one at a time`, async () => {
+      for (let i = 0; i < DASH; i++) {
+        const t = performance.now();
+        const res = await fetch(`${base}/admin`, { headers: { cookie }, redirect: "manual" });
+        const body = await res.text();
+        if (res.status !== 200 || !body.includes("</html>")) throw new Error(`GET /admin: ${res.status}`);
+        dashMs.push(performance.now() - t);
+      }
+    }));
+    dashMs.sort((a, b) => a - b);
+
+    const exports = async (into: { bytes: number; lines: number; s: number }[], path: string, what: string) => {
+      for (let i = 0; i < CSV_ROUNDS; i++) {
+        const t = performance.now();
+        into.push({ ...(await download(`${base}${path}`, cookie)), s: (performance.now() - t) / 1000 });
+        log(`${what}: ${into.at(-1)!.lines - 1} rows, ${mib(into.at(-1)!.bytes / 2 ** 20)} MiB in ${into.at(-1)!.s.toFixed(1)} s`);
+      }
+    };
+    const filtered: Run["filtered"] = [];
+    phases.push(await phase(pid, "csv filtered", `${CSV_ROUNDS} downloads of export.csv?status=paid&pid=1003, read as fast as they come`, () =>
+      exports(filtered, "/admin/orders/export.csv?status=paid&pid=1003", "filtered export")));
+    const full: Run["full"] = [];
+    phases.push(await phase(pid, "csv full", `${CSV_ROUNDS} downloads of /admin/orders/export.csv (every order), read as fast as they come`, () =>
+      exports(full, "/admin/orders/export.csv", "full export")));
+    if (full[0]!.lines - 1 < ORDERS * 0.99 && !given) throw new Error(`the full export had ${full[0]!.lines - 1} rows`);
+
+    let slowBytes = 0;
+    phases.push(await phase(pid, "csv slow reader", `the whole export read at ${SLOW_KIB} KiB per ${SLOW_MS} ms for ${SLOW_S} s, then hung up`, async () => {
+      slowBytes = await slowDownload(base, "/admin/orders/export.csv", cookie, SLOW_KIB, SLOW_MS, SLOW_S);
+      log(`slow reader took ${mib(slowBytes / 2 ** 20)} MiB of ${mib(full[0]!.bytes / 2 ** 20)} MiB`);
+    }));
+
+    let stalledAt = 0;
+    const d = stalledDownload(base, "/admin/orders/export.csv", cookie, STALL_S);
+    phases.push(await phase(pid, "csv stalled", `the whole export, first bytes taken, then nothing read for ${STALL_S} s`, async () => {
+      await d.stalled;
+      stalledAt = performance.now();
+    }));
+    let stalled = { bytes: 0, whole: false, s: 0 };
+    phases.push(await phase(pid, "stalled, the rest", "the same download read to its end as fast as it comes", async () => {
+      stalled = { ...(await d.done), s: (performance.now() - stalledAt) / 1000 };
+      log(`stalled download: ${mib(stalled.bytes / 2 ** 20)} MiB, ${stalled.whole ? "whole" : "CUT"}`);
+    }));
+
+    phases.push(await phase(pid, "after", "5 s after the last download, nothing asked", () => Bun.sleep(5000)));
+    // The server still answers after the hung-up and the stalled downloads.
+    if ((await fetch(`${base}/healthz`)).status !== 200) throw new Error("/healthz after the downloads");
+    return { label, phases, healthzMs, dashMs, full, filtered, slowBytes, stalled };
+  } finally {
+    clearInterval(sampling);
+    server.kill("SIGTERM");
+    await server.exited;
+  }
+}
+
 try {
   if (!existsSync(db)) {
     const t = performance.now();
@@ -179,82 +324,37 @@ try {
   const added = cli(["admin", "add", "--user", USER, "--password-stdin"], `${PASSWORD}\n`);
   if (added.code !== 0 && !/exist/i.test(added.out)) throw new Error(`admin add: ${added.out}`);
 
-  const port = await freePort();
-  server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
-    env: { ...process.env, XPAY_DB: db },
-    stdout: "ignore", // the access log is still written, to /dev/null, as in bench/run.ts
-    stderr: "inherit",
-  });
-  const pid = server.pid;
-  const base = `http://127.0.0.1:${port}`;
-  const t0 = performance.now();
-  await waitHealthy(`${base}/healthz`, 60_000);
-  log(`/healthz after ${Math.round(performance.now() - t0)} ms, RSS ${mib((await rss(pid)).now)} MiB`);
-  startSampler(pid);
-  const phases: Phase[] = [];
-
-  phases.push(await phase(pid, "idle", "3 s after /healthz answered, nothing asked", () => Bun.sleep(3000)));
-  let cookie = "";
-  phases.push(await phase(pid, "login", "the login form: GET, POST (the password's hash), the session cookie", async () => {
-    cookie = await login(base);
-  }));
-
-  const dashMs: number[] = [];
-  phases.push(await phase(pid, "dashboard", `${DASH} loads of /admin one at a time`, async () => {
-    for (let i = 0; i < DASH; i++) {
-      const t = performance.now();
-      const res = await fetch(`${base}/admin`, { headers: { cookie }, redirect: "manual" });
-      const body = await res.text();
-      if (res.status !== 200 || !body.includes("</html>")) throw new Error(`GET /admin: ${res.status}`);
-      dashMs.push(performance.now() - t);
-    }
-  }));
-  dashMs.sort((a, b) => a - b);
-
-  const full: { bytes: number; lines: number; s: number }[] = [];
-  phases.push(await phase(pid, "csv full", `${CSV_ROUNDS} downloads of /admin/orders/export.csv (every order), read as fast as they come`, async () => {
-    for (let i = 0; i < CSV_ROUNDS; i++) {
-      const t = performance.now();
-      full.push({ ...(await download(`${base}/admin/orders/export.csv`, cookie)), s: (performance.now() - t) / 1000 });
-      log(`full export: ${full.at(-1)!.lines - 1} rows, ${mib(full.at(-1)!.bytes / 2 ** 20)} MiB in ${full.at(-1)!.s.toFixed(1)} s`);
-    }
-  }));
-  if (full[0]!.lines - 1 < ORDERS * 0.99 && !given) throw new Error(`the full export had ${full[0]!.lines - 1} rows`);
-
-  const filtered: { bytes: number; lines: number; s: number }[] = [];
-  phases.push(await phase(pid, "csv filtered", `${CSV_ROUNDS} downloads of export.csv?status=paid&pid=1003`, async () => {
-    for (let i = 0; i < CSV_ROUNDS; i++) {
-      const t = performance.now();
-      filtered.push({ ...(await download(`${base}/admin/orders/export.csv?status=paid&pid=1003`, cookie)), s: (performance.now() - t) / 1000 });
-      log(`filtered export: ${filtered.at(-1)!.lines - 1} rows, ${mib(filtered.at(-1)!.bytes / 2 ** 20)} MiB in ${filtered.at(-1)!.s.toFixed(1)} s`);
-    }
-  }));
-
-  let slowBytes = 0;
-  phases.push(await phase(pid, "csv slow reader", `the whole export read at ${SLOW_KIB} KiB per ${SLOW_MS} ms for ${SLOW_S} s, then hung up`, async () => {
-    slowBytes = await slowDownload(base, "/admin/orders/export.csv", cookie, SLOW_KIB, SLOW_MS, SLOW_S);
-    log(`slow reader took ${mib(slowBytes / 2 ** 20)} MiB of ${mib(full[0]!.bytes / 2 ** 20)} MiB`);
-  }));
-
-  phases.push(await phase(pid, "after", "5 s after the last download, nothing asked", () => Bun.sleep(5000)));
-  // The server still answers after the hung-up download (it did not stop at the slow client).
-  if ((await fetch(`${base}/healthz`)).status !== 200) throw new Error("/healthz after the downloads");
-  clearInterval(sampling);
+  const roots = CHECKOUTS.length > 0 ? CHECKOUTS : [root];
+  const name = (r: string) => {
+    const commit = spawnSync("git", ["-C", r, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
+    const dirty = spawnSync("git", ["-C", r, "status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).stdout.trim() !== "";
+    return `${r.split("/").at(-1)} ${commit}${dirty ? "+" : ""}`;
+  };
+  const runs: Run[] = [];
+  const before = cpuTimes();
+  for (let i = 0; i < ROUNDS; i++) for (const r of roots) runs.push(await measure(r, `${name(r)}${ROUNDS > 1 ? ` #${i + 1}` : ""}`));
+  const steal = stealPct(before, cpuTimes()) || 0;
 
   const load = (await Bun.file("/proc/loadavg").text().catch(() => "?")).split(" ").slice(0, 3).join(" ");
-  const rate = (x: { bytes: number; s: number }[]) => x.map((r) => `${mib(r.bytes / 2 ** 20)} MiB in ${r.s.toFixed(1)} s`).join(", ");
-  console.log(`| ${ORDERS.toLocaleString("en")} orders, \`serve\` as a child process | RSS at start MiB | peak sampled MiB | VmHWM MiB | RSS at end MiB | seconds | stolen % |
-|---|---:|---:|---:|---:|---:|---:|
-${phases.map((p) => `| ${p.name}: ${p.what} | ${mib(p.start)} | ${mib(p.sampled)} | ${mib(p.hwm)} | ${mib(p.end)} | ${p.seconds.toFixed(1)} | ${p.steal.toFixed(0)} |`).join("\n")}
-
-dashboard: median ${dashMs[Math.floor(dashMs.length / 2)]!.toFixed(1)} ms, slowest ${dashMs.at(-1)!.toFixed(1)} ms per load
-full export: ${full[0]!.lines - 1} rows; ${rate(full)}
-filtered export: ${filtered[0]!.lines - 1} rows; ${rate(filtered)}
-slow reader: took ${mib(slowBytes / 2 ** 20)} MiB in ${SLOW_S} s
-load average at the end: ${load}`);
+  const rate = (x: { bytes: number; s: number }[]) => x.map((r) => `${r.s.toFixed(1)} s`).join(", ");
+  const median = (x: number[]) => x[Math.floor(x.length / 2)]!;
+  const out: string[] = [];
+  out.push(`RSS of \`serve\` (MiB) on ${ORDERS.toLocaleString("en")} orders: each phase's peak (VmHWM, reset at the phase's start) / VmRSS at its end; server CPU s in brackets`, "");
+  out.push(`| phase | ${runs.map((r) => r.label).join(" | ")} |`, `|---|${runs.map(() => "---:").join("|")}|`);
+  for (const [i, p] of runs[0]!.phases.entries()) {
+    out.push(`| ${p.name}: ${p.what} | ${runs.map((r) => `${mib(r.phases[i]!.hwm)} / ${mib(r.phases[i]!.end)} (${r.phases[i]!.cpu.toFixed(2)})`).join(" | ")} |`);
+  }
+  out.push(`| RSS at the start of the idle phase | ${runs.map((r) => mib(r.phases[0]!.start)).join(" | ")} |`);
+  out.push(`| highest VmRSS sampled every ${SAMPLE_MS} ms, all phases | ${runs.map((r) => mib(Math.max(...r.phases.map((p) => p.sampled)))).join(" | ")} |`);
+  out.push(`| spawn -> /healthz ms | ${runs.map((r) => Math.round(r.healthzMs)).join(" | ")} |`);
+  out.push(`| dashboard median / slowest ms | ${runs.map((r) => `${median(r.dashMs).toFixed(1)} / ${r.dashMs.at(-1)!.toFixed(1)}`).join(" | ")} |`);
+  out.push(`| full export (${runs[0]!.full[0]!.lines - 1} rows, ${mib(runs[0]!.full[0]!.bytes / 2 ** 20)} MiB), each download | ${runs.map((r) => rate(r.full)).join(" | ")} |`);
+  out.push(`| filtered export (${runs[0]!.filtered[0]!.lines - 1} rows, ${mib(runs[0]!.filtered[0]!.bytes / 2 ** 20)} MiB), each download | ${runs.map((r) => rate(r.filtered)).join(" | ")} |`);
+  out.push(`| slow reader: MiB taken in ${SLOW_S} s | ${runs.map((r) => mib(r.slowBytes / 2 ** 20)).join(" | ")} |`);
+  out.push(`| stalled download (${STALL_S} s): MiB received, whole or cut | ${runs.map((r) => `${mib(r.stalled.bytes / 2 ** 20)}, ${r.stalled.whole ? "whole" : "**cut**"}`).join(" | ")} |`);
+  out.push("", `CPU stolen during the run: ${steal.toFixed(1)} %; load average at the end: ${load}`);
+  console.log(out.join("\n"));
 } finally {
   clearInterval(sampling);
-  server?.kill("SIGTERM");
-  await server?.exited;
   if (dir) rmSync(dir, { recursive: true, force: true });
 }
