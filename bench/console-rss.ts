@@ -9,6 +9,7 @@
 //   dashboard  - DASH loads of /admin, one at a time;
 //   csv full   - CSV_ROUNDS downloads of the whole export (every order), read as fast as it comes;
 //   csv filter - CSV_ROUNDS downloads of the export of paid orders of merchant 1003;
+//   csv full, two at once - two whole downloads side by side;
 //   csv slow   - one download of the whole export by a client that reads SLOW_KIB KiB per
 //                SLOW_MS ms (a raw socket paused between reads, so TCP pushes back) for SLOW_S s;
 //   csv stalled - a download that takes the first bytes and then reads nothing for STALL_S s (a
@@ -231,6 +232,7 @@ interface Run {
   dashMs: number[];
   full: { bytes: number; lines: number; s: number }[];
   filtered: { bytes: number; lines: number; s: number }[];
+  both: { bytes: number; lines: number; s: number }[];
   slowBytes: number;
   stalled: { bytes: number; whole: boolean; s: number };
 }
@@ -288,6 +290,14 @@ async function measure(root: string, label: string): Promise<Run> {
     phases.push(await phase(pid, "csv full", `${CSV_ROUNDS} downloads of /admin/orders/export.csv (every order), read as fast as they come`, () =>
       exports(full, "/admin/orders/export.csv", "full export")));
     if (full[0]!.lines - 1 < ORDERS * 0.99 && !given) throw new Error(`the full export had ${full[0]!.lines - 1} rows`);
+    // Two operators at once: a per-download buffer would double the rise; a busy heap does not.
+    const both: Run["both"] = [];
+    phases.push(await phase(pid, "csv full, two at once", "two downloads of the whole export at the same time", async () => {
+      const t = performance.now();
+      const r = await Promise.all([0, 1].map(() => download(`${base}/admin/orders/export.csv`, cookie)));
+      both.push(...r.map((x) => ({ ...x, s: (performance.now() - t) / 1000 })));
+      log(`two full exports at once: ${r.map((x) => x.lines - 1).join(" + ")} rows in ${both[0]!.s.toFixed(1)} s`);
+    }));
 
     let slowBytes = 0;
     phases.push(await phase(pid, "csv slow reader", `the whole export read at ${SLOW_KIB} KiB per ${SLOW_MS} ms for ${SLOW_S} s, then hung up`, async () => {
@@ -310,7 +320,7 @@ async function measure(root: string, label: string): Promise<Run> {
     phases.push(await phase(pid, "after", "5 s after the last download, nothing asked", () => Bun.sleep(5000)));
     // The server still answers after the hung-up and the stalled downloads.
     if ((await fetch(`${base}/healthz`)).status !== 200) throw new Error("/healthz after the downloads");
-    return { label, phases, healthzMs, dashMs, full, filtered, slowBytes, stalled };
+    return { label, phases, healthzMs, dashMs, full, filtered, both, slowBytes, stalled };
   } finally {
     clearInterval(sampling);
     server.kill("SIGTERM");
@@ -352,6 +362,7 @@ try {
   out.push(`| spawn -> /healthz ms | ${runs.map((r) => Math.round(r.healthzMs)).join(" | ")} |`);
   out.push(`| dashboard median / slowest ms | ${runs.map((r) => `${median(r.dashMs).toFixed(1)} / ${r.dashMs.at(-1)!.toFixed(1)}`).join(" | ")} |`);
   out.push(`| full export (${runs[0]!.full[0]!.lines - 1} rows, ${mib(runs[0]!.full[0]!.bytes / 2 ** 20)} MiB), each download | ${runs.map((r) => rate(r.full)).join(" | ")} |`);
+  out.push(`| two full exports at once, both done after | ${runs.map((r) => `${r.both[0]!.s.toFixed(1)} s`).join(" | ")} |`);
   out.push(`| filtered export (${runs[0]!.filtered[0]!.lines - 1} rows, ${mib(runs[0]!.filtered[0]!.bytes / 2 ** 20)} MiB), each download | ${runs.map((r) => rate(r.filtered)).join(" | ")} |`);
   out.push(`| slow reader: MiB taken in ${SLOW_S} s | ${runs.map((r) => mib(r.slowBytes / 2 ** 20)).join(" | ")} |`);
   out.push(`| stalled download (${STALL_S} s): MiB received, whole or cut | ${runs.map((r) => `${mib(r.stalled.bytes / 2 ** 20)}, ${r.stalled.whole ? "whole" : "**cut**"}`).join(" | ")} |`);
