@@ -19,8 +19,10 @@
 // CHECKOUTS (comma-separated repository roots, default this one) runs the same phases with each
 // checkout's server in turn, ROUNDS times alternated (e.g. a worktree of main beside this branch):
 // the baseline in the same run. A filtered export runs before the full one, so its peak is its own.
-// Every phase starts by resetting the kernel's peak counter (`echo 5 > /proc/PID/clear_refs`), so
-// its VmHWM is that phase's own peak; VmRSS is also sampled every SAMPLE_MS ms as a cross-check.
+// Each download phase starts SETTLE_MS (3 s) after the last one, when the server's loop has been
+// idle and its heap given back. Every phase starts by resetting the kernel's peak counter
+// (`echo 5 > /proc/PID/clear_refs`), so its VmHWM is that phase's own peak; VmRSS is also sampled
+// every SAMPLE_MS ms as a cross-check.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -126,7 +128,11 @@ async function procCpu(pid: number): Promise<number> {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
-async function phase(pid: number, name: string, what: string, run: () => Promise<void>): Promise<Phase> {
+/** Before a download phase: the server's heap, grown by the last download, is given back once its loop is idle. */
+const SETTLE_MS = Number(process.env.SETTLE_MS ?? 3000);
+
+async function phase(pid: number, name: string, what: string, run: () => Promise<void>, settle = false): Promise<Phase> {
+  if (settle) await Bun.sleep(SETTLE_MS);
   const reset = resetPeak(pid);
   const start = (await rss(pid)).now;
   sampleMax = start;
@@ -285,10 +291,10 @@ async function measure(root: string, label: string): Promise<Run> {
     };
     const filtered: Run["filtered"] = [];
     phases.push(await phase(pid, "csv filtered", `${CSV_ROUNDS} downloads of export.csv?status=paid&pid=1003, read as fast as they come`, () =>
-      exports(filtered, "/admin/orders/export.csv?status=paid&pid=1003", "filtered export")));
+      exports(filtered, "/admin/orders/export.csv?status=paid&pid=1003", "filtered export"), true));
     const full: Run["full"] = [];
     phases.push(await phase(pid, "csv full", `${CSV_ROUNDS} downloads of /admin/orders/export.csv (every order), read as fast as they come`, () =>
-      exports(full, "/admin/orders/export.csv", "full export")));
+      exports(full, "/admin/orders/export.csv", "full export"), true));
     if (full[0]!.lines - 1 < ORDERS * 0.99 && !given) throw new Error(`the full export had ${full[0]!.lines - 1} rows`);
     // Two operators at once: a per-download buffer would double the rise; a busy heap does not.
     const both: Run["both"] = [];
@@ -297,15 +303,16 @@ async function measure(root: string, label: string): Promise<Run> {
       const r = await Promise.all([0, 1].map(() => download(`${base}/admin/orders/export.csv`, cookie)));
       both.push(...r.map((x) => ({ ...x, s: (performance.now() - t) / 1000 })));
       log(`two full exports at once: ${r.map((x) => x.lines - 1).join(" + ")} rows in ${both[0]!.s.toFixed(1)} s`);
-    }));
+    }, true));
 
     let slowBytes = 0;
     phases.push(await phase(pid, "csv slow reader", `the whole export read at ${SLOW_KIB} KiB per ${SLOW_MS} ms for ${SLOW_S} s, then hung up`, async () => {
       slowBytes = await slowDownload(base, "/admin/orders/export.csv", cookie, SLOW_KIB, SLOW_MS, SLOW_S);
       log(`slow reader took ${mib(slowBytes / 2 ** 20)} MiB of ${mib(full[0]!.bytes / 2 ** 20)} MiB`);
-    }));
+    }, true));
 
     let stalledAt = 0;
+    await Bun.sleep(SETTLE_MS);
     const d = stalledDownload(base, "/admin/orders/export.csv", cookie, STALL_S);
     phases.push(await phase(pid, "csv stalled", `the whole export, first bytes taken, then nothing read for ${STALL_S} s`, async () => {
       await d.stalled;
