@@ -15,6 +15,8 @@ export interface Rig {
   seeded: Seeded;
   receiver: Receiver;
   server: ReturnType<typeof Bun.spawn>;
+  /** the bare-Elysia baseline's process id (bench/server-cpu.ts reads its CPU time) */
+  baselinePid: number;
   /** the gateway's base URL */
   gateway: string;
   /** the bare-Elysia baseline's base URL */
@@ -22,20 +24,24 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(prefix: string): Promise<Rig> {
-  const root = join(import.meta.dir, "..");
+/** `root`: the checkout whose server is started and whose bench/seed.ts seeds its database (another checkout's, for an A/B). */
+export async function startRig(prefix: string, root = join(import.meta.dir, "..")): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const dbPath = join(dir, "xpay.db");
   let seeded: Seeded;
   try {
-    seeded = await seed(dbPath);
+    // The checkout's own seed: a database seeded by a newer checkout has a schema an older server refuses.
+    const seedOf: typeof seed = root === join(import.meta.dir, "..") ? seed : (await import(join(root, "bench/seed.ts"))).seed;
+    seeded = await seedOf(dbPath);
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   const receiver = startReceiver();
   const port = await freePort();
-  const server = Bun.spawn([BUN, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
+  // BENCH_PROFILE=DIR: the gateway writes a CPU profile (markdown) into DIR when it stops.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const server = Bun.spawn([BUN, ...profile, join(root, "src/cli/main.ts"), "serve", "--port", String(port), "--log-format", "json"], {
     env: { ...process.env, XPAY_DB: dbPath },
     stdout: "ignore", // the access log is still written (one line per request), to /dev/null
     stderr: "inherit",
@@ -52,7 +58,7 @@ export async function startRig(prefix: string): Promise<Rig> {
     const gateway = `http://127.0.0.1:${port}`;
     await waitHealthy(`${gateway}/healthz`);
     const baseline = `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`;
-    return { dir, dbPath, seeded, receiver, server, gateway, baseline, stop };
+    return { dir, dbPath, seeded, receiver, server, gateway, baseline, baselinePid: baselineProc.pid, stop };
   } catch (e) {
     await stop();
     throw e;

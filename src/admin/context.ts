@@ -27,6 +27,12 @@ export interface PublicContext {
   htmx: boolean;
   /** https (directly or per the trusted proxy): cookies get `Secure`. */
   secure: boolean;
+  /**
+   * Lets this answer's connection go `seconds` (at most 255; 0: no limit) without a byte written
+   * before the server closes it, instead of Bun's 10 s: for a long streamed answer read by a slow
+   * client. Does nothing outside a Bun server (app.handle in tests).
+   */
+  idleTimeout(seconds: number): void;
 }
 
 /** What a logged-in request adds. */

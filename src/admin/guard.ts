@@ -13,7 +13,8 @@ import { errorAnswer } from "./render.tsx";
 export const SESSION_COOKIE = "xpay_session";
 const MAX_BODY = 64 * 1024;
 
-type Server = Parameters<typeof peerIp>[1];
+/** Bun's server, as Elysia hands it over (null under app.handle). */
+type Server = (NonNullable<Parameters<typeof peerIp>[1]> & { timeout?(request: Request, seconds: number): void }) | null | undefined;
 
 /** What the main app answers for a path it does not have: a disabled console looks exactly like none. */
 export function notFoundLikeMain(): Response {
@@ -44,6 +45,7 @@ async function publicContext(gw: Gateway, request: Request, params: Record<strin
     tz: (await gw.settings()).str("timezone"),
     htmx: request.headers.get("hx-request") === "true",
     secure: isHttps(gw, request),
+    idleTimeout: (seconds) => server?.timeout?.(request, seconds),
   };
 }
 

@@ -37,10 +37,54 @@ interface Parts {
   offset: string;
 }
 
+/** The zone's offset at `ms` as Intl states it: "+08:00", "-03:30", "+00:00". */
+function intlOffset(ms: number, zone: string): string {
+  const name = formatter(zone).formatToParts(new Date(ms)).find((x) => x.type === "timeZoneName")?.value ?? "GMT";
+  return name.replace(/^GMT/, "") || "+00:00"; // "GMT+08:00", "GMT-03:30", or "GMT" for a zero offset
+}
+
+const QUARTER_MS = 15 * 60_000;
+const offsetCache = new Map<string, { offset: string; minutes: number } | null>();
+
+/**
+ * The offset over the quarter hour holding `ms`, when it is the same at both ends of it (every zone
+ * moves its clock at most once in a quarter hour, and modern transitions fall on a quarter hour);
+ * null for a quarter hour with a transition inside. formatToParts cost ~4 µs a time: an export of
+ * a million orders formats two times a row (4.3 s of its 11 s of CPU), now two lookups.
+ */
+function quarterOffset(ms: number, zone: string): { offset: string; minutes: number } | null {
+  const start = Math.floor(ms / QUARTER_MS) * QUARTER_MS;
+  const key = `${zone}\n${start}`;
+  let hit = offsetCache.get(key);
+  if (hit === undefined) {
+    const a = intlOffset(start, zone);
+    const b = intlOffset(start + QUARTER_MS - 1, zone);
+    const m = /^([+-])(\d{2}):(\d{2})$/.exec(a);
+    hit = a === b && m ? { offset: a, minutes: (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) } : null;
+    if (offsetCache.size >= 4096) offsetCache.clear();
+    offsetCache.set(key, hit);
+  }
+  return hit;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 function parts(ms: number, zone: string): Parts {
+  const q = quarterOffset(ms, zone);
+  if (q) {
+    const d = new Date(Math.floor(ms / 1000) * 1000 + q.minutes * 60_000);
+    const y = d.getUTCFullYear();
+    // Years before 1000 or after 9999 are left to Intl, whose digits this would not match.
+    if (y >= 1000 && y <= 9999) {
+      return {
+        date: `${y}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`,
+        time: `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`,
+        offset: q.offset,
+      };
+    }
+  }
   const p: Record<string, string> = {};
   for (const x of formatter(zone).formatToParts(new Date(ms))) p[x.type] = x.value;
-  // "GMT+08:00", "GMT-03:30", or "GMT" for a zero offset.
   const offset = (p.timeZoneName ?? "GMT").replace(/^GMT/, "") || "+00:00";
   return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}`, offset };
 }

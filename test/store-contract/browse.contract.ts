@@ -9,23 +9,29 @@ export function browseContract(ctx: Ctx): void {
   const browse = () => ctx.store.browse;
   const numbers = async (q: Partial<OrderQuery> = {}) => (await browse().searchOrders({ limit: 50, now: T0 + 10, ...q })).map((o) => o.tradeNo);
 
-  test("browse: orders newest first; keyset pages cover each once, also within one second", async () => {
-    const s = ctx.store;
-    await merchant(s);
-    await account(s);
-    const made: string[] = [];
-    for (let i = 0; i < 7; i++) made.push((await create(s, { amount: 1000 + i * 100 }, { now: T0 + Math.floor(i / 3) })).tradeNo);
-    const all = await numbers();
-    expect([...all].sort()).toEqual([...made].sort());
-    const seen: string[] = [];
-    let page = await browse().searchOrders({ limit: 2, now: T0 + 10 });
-    while (page.length > 0) {
-      seen.push(...page.map((o) => o.tradeNo));
-      const last = page.at(-1)!;
-      page = await browse().searchOrders({ limit: 2, now: T0 + 10, after: { createdAt: last.createdAt, tradeNo: last.tradeNo } });
-    }
-    expect(seen).toEqual(all);
-  });
+  // Unfiltered, the list walks 010's created_at index; by merchant or status, 030's (pid, created_at)
+  // and (status, created_at). None holds trade_no, so the orders of one second are sorted apart.
+  for (const filter of [{}, { pid: 1001 }, { status: 1 }, { pid: 1001, status: 1 }] as Partial<OrderQuery>[]) {
+    test(`browse: orders newest first; keyset pages cover each once, also within one second (${JSON.stringify(filter)})`, async () => {
+      const s = ctx.store;
+      await merchant(s);
+      await account(s);
+      const made: string[] = [];
+      for (let i = 0; i < 7; i++) made.push((await create(s, { amount: 1000 + i * 100 }, { now: T0 + Math.floor(i / 3) })).tradeNo);
+      const all = await numbers(filter);
+      expect([...all].sort()).toEqual([...made].sort());
+      const byTime = (await browse().searchOrders({ limit: 50, now: T0 + 10, ...filter })).map((o) => [o.createdAt, o.tradeNo] as const);
+      expect(byTime).toEqual([...byTime].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? 1 : -1)));
+      const seen: string[] = [];
+      let page = await browse().searchOrders({ limit: 2, now: T0 + 10, ...filter });
+      while (page.length > 0) {
+        seen.push(...page.map((o) => o.tradeNo));
+        const last = page.at(-1)!;
+        page = await browse().searchOrders({ limit: 2, now: T0 + 10, ...filter, after: { createdAt: last.createdAt, tradeNo: last.tradeNo } });
+      }
+      expect(seen).toEqual(all);
+    });
+  }
 
   test("browse: status as callers see it, merchant, pay type, account, dates and the three search arms narrow", async () => {
     const s = ctx.store;

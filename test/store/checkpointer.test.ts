@@ -1,7 +1,7 @@
 // The WAL checkpoint thread: while it runs, pages reach the database file without the writer's
 // own (much later) automatic checkpoint; stopping it gives the writer its default back.
 import { afterEach, expect, test } from "bun:test";
-import { rmSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/store/db.ts";
 import { startCheckpointer } from "../../src/store/sqlite/checkpointer.ts";
@@ -63,4 +63,48 @@ test("an in-memory database has nothing to checkpoint", async () => {
   expect(autocheckpoint(db)).toBe(1000);
   await ck.stop();
   db.close();
+});
+
+/** Times the log started over: each rewind draws a new salt into the -wal file's header. */
+function walSalt(path: string): number {
+  const fd = openSync(`${path}-wal`, "r");
+  const b = Buffer.alloc(32);
+  readSync(fd, b, 0, 32, 0);
+  closeSync(fd);
+  return b.readUInt32BE(16);
+}
+
+async function keepWriting(db: ReturnType<typeof openDatabase>, path: string, held: () => boolean, ms: number) {
+  const salts = new Set<number>();
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (!held()) writePages(db, 50);
+    await new Promise((r) => setImmediate(r));
+    salts.add(walSalt(path));
+  }
+  return { rewinds: salts.size - 1, walBytes: statSync(`${path}-wal`).size };
+}
+
+test("writes held between turns: the thread rewinds the log while commits keep coming; without the hold it seldom can", async () => {
+  const run = async (hold: boolean) => {
+    const { db, path } = freshDb();
+    let held = false;
+    let holds = 0;
+    // The writer's own checkpoint (the safety valve) is out of the way: it rewinds the log too.
+    const ck = startCheckpointer(db, {
+      everyMs: 5, writerPages: 1_000_000, rewindPages: 500,
+      ...(hold ? { hold: { pause: () => ((held = true), holds++), resume: () => (held = false) } } : {}),
+    });
+    const r = await keepWriting(db, path, () => held, 1500);
+    await ck.stop();
+    db.close();
+    return { ...r, holds, heldAtEnd: held };
+  };
+  const withHold = await run(true);
+  const without = await run(false);
+  expect(withHold.holds).toBeGreaterThan(0);
+  expect(withHold.heldAtEnd).toBe(false); // stopping lets the writes go
+  expect(withHold.rewinds).toBeGreaterThanOrEqual(5);
+  expect(without.holds).toBe(0);
+  expect(without.rewinds * 3).toBeLessThanOrEqual(withHold.rewinds); // 0-4 here, against 13-24 with the hold
 });

@@ -94,9 +94,20 @@ async function totals(ctx: AdminContext): Promise<Response> {
   return fragment(<p id="orders-totals" class="orders-totals" data-count={String(x.count)} safe>{text}</p>);
 }
 
+/**
+ * How long the export's connection may go without a write. Bun re-arms its idle timer (10 s by
+ * default) only on a write or a writable event, and Linux signals writable when a third of the
+ * socket's send buffer (autotuned to 4 MB) is free: a browser reading the CSV slower than about
+ * 150 KB/s went longer than that without one and was cut mid-file (a 100 MB export of a million
+ * orders, read at 160 KiB/s, was cut at 27 s; bench/console-rss.ts). 255 s is Bun's longest: a reader
+ * down to about 5 KB/s finishes, and a client that stops reading is still closed, its stream freed.
+ */
+export const EXPORT_IDLE_SECONDS = 255;
+
 async function exportCsv(ctx: AdminContext): Promise<Response> {
   const { parsed, bad } = await listFilter(ctx);
   if (bad) return listOrders(ctx);
+  ctx.idleTimeout(EXPORT_IDLE_SECONDS);
   const { after: _, ...filter } = parsed.filter;
   const now = ctx.gw.clock.now();
   const stamp = new Date(now * 1000).toISOString().replace(/\D/g, "").slice(0, 14);

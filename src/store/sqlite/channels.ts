@@ -82,6 +82,7 @@ export function candidateAccounts(db: Database, pid: number, payType: string, da
  */
 export class CandidatesInTransaction {
   private readonly lists = new Map<string, CandidateAccount[]>();
+  private readonly groups = new Map<number, number[]>();
   private lastSeq: number | null = null;
 
   read(db: Database, pid: number, payType: string, dayStart: number): CandidateAccount[] {
@@ -89,6 +90,18 @@ export class CandidatesInTransaction {
     let list = this.lists.get(key);
     if (!list) this.lists.set(key, (list = candidateAccounts(db, pid, payType, dayStart)));
     return list;
+  }
+
+  /** groupMembers, read once per transaction: only the operator's binding (outside it) moves a group. */
+  members(db: Database, accountId: number): number[] {
+    let ids = this.groups.get(accountId);
+    if (!ids) {
+      // An account of no group (report_group 0, as read with the candidates) is its own group.
+      const listed = this.lists.values().flatMap((l) => l).find((a) => a.id === accountId);
+      ids = listed && listed.reportGroup === 0 ? [accountId] : groupMembers(db, accountId);
+      this.groups.set(accountId, ids);
+    }
+    return ids;
   }
 
   /** markUsed without reading the highest stamp again for every create. */
@@ -103,33 +116,50 @@ export class CandidatesInTransaction {
   /** A unit was rolled back: its stamps went with it, so read again. */
   forget(): void {
     this.lists.clear();
+    this.groups.clear();
     this.lastSeq = null;
   }
-}
-
-/**
- * The amounts held on the account's report group (every account one report could mean: the
- * account alone while its group was never computed), read by the allocator for that account.
- */
-export function takenTradeAmounts(db: Database, accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number> {
-  const rows = TAKEN(db).all({ account: accountId, unpaid_since: unpaidSince, min: range.min, max: range.max }) as { trade_amount: number }[];
-  return new Set(rows.map((r) => r.trade_amount));
 }
 
 /** The ids of the account `$account`'s report group (itself included). */
 export const GROUP_MEMBERS = `SELECT $account UNION SELECT m.id FROM channel_accounts a JOIN channel_accounts m ON m.report_group = a.report_group
   WHERE a.id = $account AND a.report_group > 0`;
 
+// The group's other members. Not GROUP_MEMBERS (its UNION with a constant row built a temp b-tree
+// on every execution), nor a self-join (11 µs where this takes under 1: SQLite's plan for the join
+// costs more than the two index reads).
+const MEMBERS = prepared(`SELECT id FROM channel_accounts WHERE report_group = (SELECT report_group FROM channel_accounts WHERE id = $account)
+  AND report_group > 0 AND id <> $account`);
+
+/** The account's report group (every account one report could mean), itself first. */
+export function groupMembers(db: Database, accountId: number): number[] {
+  const ids = [accountId];
+  for (const r of MEMBERS(db).values({ account: accountId }) as [number][]) ids.push(Number(r[0]));
+  return ids;
+}
+
 /**
- * The held amounts of the report group in [min, max]. What holds a slot is stated once (slots.ts),
- * for this search and the operator's view alike. INDEXED BY: with the report group's IN (subquery)
- * and no ANALYZE statistics, SQLite chose an OR over the status indexes and read every pending
- * order on every create (5 ms at 20,000 pending). A function: slots.ts and this module import each
- * other, so neither reads the other's constants while it loads. Exported for the plan test.
+ * The held amounts of one account in [min, max]. What holds a slot is stated once (slots.ts), for
+ * this search and the operator's view alike. INDEXED BY: with no ANALYZE statistics SQLite chose an
+ * OR over the status indexes and read every pending order on every create (5 ms at 20,000 pending).
+ * One account per statement: with the report group as `IN (subquery)` SQLite built the subquery's
+ * list on every execution, 16 µs against 0.7 µs for the range itself (a fifth of a create's CPU).
+ * A function: slots.ts and this module import each other, so neither reads the other's constants
+ * while it loads. Exported for the plan test.
  */
-export const takenSql = () => `SELECT trade_amount FROM orders INDEXED BY orders_slot WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`;
+export const takenSql = () => `SELECT trade_amount FROM orders INDEXED BY orders_slot WHERE account_id = $account AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`;
 
 const TAKEN = prepared(takenSql);
+
+/** The amounts held on the report group `members` (groupMembers) within the range, read by the allocator. */
+export function takenTradeAmounts(db: Database, members: readonly number[], unpaidSince: number, range: { min: number; max: number }): Set<number> {
+  const taken = new Set<number>();
+  const stmt = TAKEN(db);
+  for (const account of members) {
+    for (const r of stmt.values({ account, unpaid_since: unpaidSince, min: range.min, max: range.max }) as [number][]) taken.add(Number(r[0]));
+  }
+  return taken;
+}
 
 /** Moves the account to the back of the round-robin: its stamp becomes the highest + 1. */
 export function markUsed(db: Database, id: number): number {

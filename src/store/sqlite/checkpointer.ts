@@ -2,11 +2,14 @@
 // checkpoint, the commit that crosses 1000 WAL pages copies them all into the database file and
 // syncs it before the event loop goes on: an 8-10 ms pause every few hundred creates under load,
 // paid by every request waiting on that turn of the loop (it was the p99 of order/create).
-// A worker thread now checkpoints every few milliseconds. The writer's own automatic checkpoint
-// stays, at a larger WAL: a PASSIVE checkpoint cannot rewind the WAL while commits keep coming,
-// so now and then the writer's checkpoint finds almost every page already copied, syncs, and lets
-// the next commit start the WAL from the beginning. It is also the safety valve for a thread that
-// falls behind or died.
+// A worker thread now checkpoints every few milliseconds. A PASSIVE checkpoint cannot rewind the
+// WAL while commits keep coming, so the log only grew until the writer's own checkpoint, at 10,000
+// pages, synced the files inside a commit and let the next one start over: under load that stalled
+// the event loop for 20-90 ms several times a second and halved the creates (bench/server-cpu.ts,
+// 2026-11-28). Now, once the log holds `rewindPages`, the thread asks the store to hold its next
+// write batch (requests go on being read and queued), copies the last frames while nothing
+// commits, and lets it go: the next commit starts the log from its beginning. The writer's own
+// checkpoint stays, at a larger log, as the safety valve for a thread that falls behind or died.
 import type { Database } from "bun:sqlite";
 
 export interface Checkpointer {
@@ -17,12 +20,21 @@ export interface CheckpointerOptions {
   everyMs?: number;
   /** The writer checkpoints by itself once the WAL holds this many pages. */
   writerPages?: number;
+  /** The thread rewinds the log (see above) once it holds this many pages; 0: never. */
+  rewindPages?: number;
+  /** Hold write batches until `resume` (the store's group commit); absent: the log is never rewound. */
+  hold?: { pause(): void; resume(): void };
   /** The thread ran a checkpoint (at most once a second): /healthz shows it alive. */
   onBeat?: () => void;
   onError?: (message: string) => void;
 }
 
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
+/** 16 MiB of 4 KiB pages: at 2.7 pages a create, a rewind every ~1,500 creates. */
+const REWIND_PAGES = 4000;
+const WRITER_PAGES = 10_000;
+/** Writes are held at most this long for a rewind. */
+const HOLD_MAX_MS = 250;
 
 // In a `bun build --compile` executable the worker is an entry point of its own, addressed by its
 // path below the common root of the entry points (src/), not beside this module.
@@ -34,23 +46,38 @@ export function startCheckpointer(db: Database, o: CheckpointerOptions = {}): Ch
   const worker = new Worker(WORKER);
   const giveBack = () => db.exec(`PRAGMA wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
   let stopped: (() => void) | null = null;
+  let held: ReturnType<typeof setTimeout> | null = null;
+  const release = () => {
+    if (!held) return;
+    clearTimeout(held);
+    held = null;
+    o.hold?.resume();
+  };
   worker.onmessage = (e: MessageEvent) => {
     if (e.data === "beat") o.onBeat?.();
+    else if (e.data === "pause" && o.hold) {
+      // Between turns: no write transaction is open now, so the held store commits nothing more.
+      o.hold.pause();
+      held = setTimeout(release, HOLD_MAX_MS); // a thread that never answers must not stop the writes
+      worker.postMessage("paused");
+    } else if (e.data === "resume") release();
     else if (e.data === "stopped") stopped?.();
     else if (e.data?.error) o.onError?.(e.data.error);
   };
   worker.onerror = (e) => {
     giveBack(); // the writer checkpoints as it did before
+    release();
     o.onError?.(e.message);
   };
-  db.exec(`PRAGMA wal_autocheckpoint = ${o.writerPages ?? 10_000}`);
-  worker.postMessage({ path, everyMs: o.everyMs ?? 20 });
+  db.exec(`PRAGMA wal_autocheckpoint = ${o.writerPages ?? WRITER_PAGES}`);
+  worker.postMessage({ path, everyMs: o.everyMs ?? 20, rewindPages: o.hold ? (o.rewindPages ?? REWIND_PAGES) : 0 });
   return {
     stop: () =>
       new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timeout);
           worker.terminate();
+          release();
           giveBack();
           resolve();
         };

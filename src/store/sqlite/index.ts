@@ -97,6 +97,8 @@ export class SqliteStore implements Store {
   }
 
   private queue: Queued[] = [];
+  /** The checkpoint thread rewinds the WAL (checkpointer.ts): units queue, nothing commits. */
+  private held = false;
 
   /**
    * Group commit: write units queued in one turn of the event loop run one after another inside
@@ -111,7 +113,18 @@ export class SqliteStore implements Store {
     });
   }
 
+  /** Write units queue and nothing commits until releaseWrites (the checkpoint thread rewinds the WAL). */
+  holdWrites(): void {
+    this.held = true;
+  }
+
+  releaseWrites(): void {
+    this.held = false;
+    if (this.queue.length > 0) setImmediate(() => this.flush());
+  }
+
   private flush(): void {
+    if (this.held || this.queue.length === 0) return; // resume() flushes what queued meanwhile
     const units = this.queue;
     this.queue = [];
     const outcomes: { ok: boolean; v: unknown }[] = [];
@@ -251,7 +264,11 @@ export class SqliteStore implements Store {
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
   checkIntegrity: NonNullable<Store["checkIntegrity"]> = (o) => checkIntegrity(this.db, o);
   startBackground: NonNullable<Store["startBackground"]> = (hooks) =>
-    startCheckpointer(this.db, { onBeat: () => hooks.onBeat("checkpointer"), onError: hooks.onError });
+    startCheckpointer(this.db, {
+      onBeat: () => hooks.onBeat("checkpointer"),
+      onError: hooks.onError,
+      hold: { pause: () => this.holdWrites(), resume: () => this.releaseWrites() },
+    });
 
   close(): void {
     this.db.close();

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { AllocationRule, AllocationView } from "../../core/allocation.ts";
 import type { CreateOrderResult, CreateOrderUnit, OrderFilter } from "../../core/store.ts";
 import type { ChannelAccount, Order } from "../../core/types.ts";
-import { candidateAccounts, CandidatesInTransaction, getChannel, markUsed, takenTradeAmounts } from "./channels.ts";
+import { candidateAccounts, CandidatesInTransaction, getChannel, groupMembers, markUsed, takenTradeAmounts } from "./channels.ts";
 import { inTransaction } from "./transaction.ts";
 import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
@@ -36,7 +36,8 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
   return {
     candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
-    takenTradeAmounts: (accountId, since, range) => takenTradeAmounts(db, accountId, since, range),
+    takenTradeAmounts: (accountId, since, range) =>
+      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range),
   };
 }
 
@@ -70,13 +71,14 @@ function fields(u: CreateOrderUnit, p: Placement) {
  * One INSERT with the allocation already decided (no second write, no re-read). The order is
  * built from what was written plus the columns' defaults rather than read back with RETURNING *:
  * that read-back was a fifth of the insert's cost. test/store/create-row.test.ts holds the two
- * equal.
+ * equal. `seq` is the rowid SQLite gives the row (the largest + 1), so the entries of one second
+ * fall in insertion order in orders_created_stats (migration 031).
  */
 const INSERT = prepared(
   `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
-                       notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
+                       notify_url, return_url, param, clientip, device, extra, created_at, expire_time, seq)
    VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
-           $notify, $return, $param, $ip, $device, $extra, $now, $expire)
+           $notify, $return, $param, $ip, $device, $extra, $now, $expire, (SELECT COALESCE(MAX(rowid), 0) + 1 FROM orders))
    ON CONFLICT (trade_no) DO NOTHING`,
 );
 

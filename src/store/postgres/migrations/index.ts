@@ -22,6 +22,8 @@ import reportReasonCodes from "./027_report_reason_codes.ts";
 import createBatch from "./028_create_batch.ts";
 import orderRollup from "./025_order_rollup.ts";
 import createFunction from "./026_create_function.ts";
+import appendOnlyBrowse from "./030_append_only_browse.ts";
+import ordersSeq from "./031_orders_seq.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -54,4 +56,6 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 26, name: "create_function", sql: createFunction },
   { version: 27, name: "report_reason_codes", sql: reportReasonCodes },
   { version: 28, name: "create_batch", sql: createBatch },
+  { version: 30, name: "append_only_browse", sql: appendOnlyBrowse },
+  { version: 31, name: "orders_seq", sql: ordersSeq },
 ];
