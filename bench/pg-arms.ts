@@ -88,7 +88,13 @@ async function stopAll(procs: ReturnType<typeof Bun.spawn>[]): Promise<void> {
   await Promise.all(procs.map((p) => p.exited));
 }
 
+/** The arm's checkout's own seed: a database seeded by a newer checkout has a schema an older server refuses. */
+async function seedFor(from: ServeFrom): Promise<typeof seed> {
+  return from.root && from.root !== XPAY_ROOT ? (await import(join(from.root, "bench/seed.ts"))).seed : seed;
+}
+
 export async function startArm(name: ArmName, cluster: PgCluster | null, from: ServeFrom = {}): Promise<Arm> {
+  const seed = await seedFor(from);
   if (name === "sqlite-1") {
     const dir = mkdtempSync(join(tmpdir(), "xpay-bench-pg-sqlite-"));
     const dbPath = join(dir, "xpay.db");
