@@ -124,7 +124,7 @@ export class SqliteStore implements Store {
   }
 
   private flush(): void {
-    if (this.held || this.queue.length === 0) return; // resume() flushes what queued meanwhile
+    if (this.held || this.queue.length === 0) return; // releaseWrites() flushes what queued meanwhile
     const units = this.queue;
     this.queue = [];
     const outcomes: { ok: boolean; v: unknown }[] = [];
