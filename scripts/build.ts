@@ -6,7 +6,7 @@ import { dirname } from "node:path";
 import pkg from "../package.json";
 
 // Worker threads are entry points of their own in a compiled executable.
-const WORKERS = ["src/store/sqlite/checkpoint-worker.ts", "src/store/sqlite/check-worker.ts"];
+const WORKERS = ["src/store/sqlite/checkpoint-worker.ts", "src/store/sqlite/check-worker.ts", "src/store/sqlite/facts-worker.ts"];
 
 export interface CompileOptions {
   outfile: string;

@@ -6,7 +6,8 @@
 import type { Database } from "bun:sqlite";
 import type { AlertChannel, AlertStore, ChannelType } from "../../core/alerts/store.ts";
 import type { AlertInstance } from "../../core/alerts/types.ts";
-import { readEvents, readFacts } from "./alert-facts.ts";
+import { readEvents } from "./alert-facts.ts";
+import type { FactsReader } from "./facts-reader.ts";
 import { claimDue, history, insertLeased, recordAttempt } from "./alert-outbox.ts";
 
 type Row = Record<string, unknown>;
@@ -34,7 +35,8 @@ function getInstances(db: Database, keys: string[]): AlertInstance[] {
 const GENERATION = "pass";
 const generation = (db: Database) => Number((db.query("SELECT value FROM alert_cursors WHERE name = $name").get({ name: GENERATION }) as Row | null)?.value ?? 0);
 
-export function sqliteAlerts(db: Database): AlertStore {
+/** `facts` reads the conditions' facts (facts-reader.ts: off the event loop on a database file). */
+export function sqliteAlerts(db: Database, facts: FactsReader): AlertStore {
   /** The generation the current pass read first; null: no read since the last applyPass. */
   let readAt: number | null = null;
   const note = () => {
@@ -64,7 +66,7 @@ export function sqliteAlerts(db: Database): AlertStore {
       }).immediate();
     },
 
-    readFacts: async (q) => (note(), readFacts(db, q)),
+    readFacts: (q) => (note(), facts.read(q)),
     readEvents: async (limit) => (note(), readEvents(db, limit)),
     activeInstances: async () => (note(), (db.query("SELECT * FROM alert_instances WHERE state = 'firing' ORDER BY opened_at, key").all() as Row[]).map(toInstance)),
     getInstances: async (keys) => (note(), getInstances(db, keys)),

@@ -4,6 +4,7 @@ import type { Database } from "bun:sqlite";
 import type { BrowseStore } from "../../core/browse/store.ts";
 import type { AlertStore } from "../../core/alerts/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
+import { type FactsReader, factsReader } from "./facts-reader.ts";
 import type { Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
@@ -67,9 +68,10 @@ export class SqliteStore implements Store {
   }
 
   #alerts?: AlertStore;
+  #facts?: FactsReader;
   /** Operator alerts (core/alerts/store.ts). */
   get alerts(): AlertStore {
-    return (this.#alerts ??= sqliteAlerts(this.db));
+    return (this.#alerts ??= sqliteAlerts(this.db, (this.#facts = factsReader(this.db))));
   }
 
   private statsStore: SqliteStats | null = null;
@@ -271,6 +273,7 @@ export class SqliteStore implements Store {
     });
 
   close(): void {
+    this.#facts?.close();
     this.db.close();
   }
 }

@@ -1,0 +1,66 @@
+// The alert conditions' facts on a database file are read on a thread of their own: the same
+// facts as a read on the loop, and the loop goes on while they are read (it did not: grouping
+// every pending order by account held every request for tens of ms on a large table).
+import { afterEach, expect, test } from "bun:test";
+import { join } from "node:path";
+import { rmSync } from "node:fs";
+import type { FactQuery } from "../../src/core/alerts/store.ts";
+import { readFacts } from "../../src/store/sqlite/alert-facts.ts";
+import { factsReader } from "../../src/store/sqlite/facts-reader.ts";
+import { SqliteStore } from "../../src/store/sqlite/index.ts";
+import { tempDir } from "../helpers.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const NOW = 1_790_000_000;
+const query: FactQuery = { now: NOW, limit: 50, minAttempts: 3, deliveredSince: 0, createdSince: NOW - 3600 } as FactQuery;
+
+/** A store on a file with two accounts, `pending` pending orders on them and a few failed creates. */
+async function storeWith(pending: number): Promise<SqliteStore> {
+  const dir = tempDir("xpay-facts-");
+  dirs.push(dir);
+  const store = SqliteStore.open(join(dir, "x.db"));
+  await store.addMerchant({ pid: 1001, name: "shop", secret: "a1b2c3d4e5f60718293a4b5c6d7e8f90", now: NOW - 7200 });
+  for (const code of ["a", "b"]) await store.addChannel({ pid: 0, payType: "alipay", code, name: `acc ${code}`, qrcode: `https://qr/${code}`, now: NOW - 7200 });
+  store.db.exec(`WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${pending + 9})
+    INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount, notify_url, return_url, param, clientip, device, extra, created_at, expire_time, seq)
+    SELECT printf('20261128%012d', i), 1001, 'o' || i, 'native', 'alipay', 'x', 100 + i, CASE WHEN i < ${pending} THEN 1 ELSE 5 END,
+      CASE WHEN i < ${pending} THEN '' ELSE 'no enabled account' END, CASE WHEN i < ${pending} THEN 1 + i % 2 END, CASE WHEN i < ${pending} THEN 100 + i END,
+      'http://127.0.0.1/n', '', '', '127.0.0.1', '', '{}', ${NOW} - 600 + i % 500, ${NOW} + 300, i + 1 FROM s`);
+  return store;
+}
+
+test("on a file: the facts equal a read on the loop, and the loop runs while they are read", async () => {
+  const store = await storeWith(20_000);
+  try {
+    const onLoop = readFacts(store.db, query);
+    expect(onLoop.pendingAccounts.map((a) => [a.id, a.pending])).toEqual([[1, 10_000], [2, 10_000]]);
+    expect(onLoop.createFailures).toHaveLength(1);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const facts = await store.alerts.readFacts(query);
+    expect(turned).toBe(true); // on the loop, the read would have finished before the next turn
+    expect(facts).toEqual(onLoop);
+    // Once more on the same thread: it stays, and sees what was committed since.
+    store.db.exec("UPDATE orders SET status = 3, closed_at = expire_time WHERE trade_no IN (SELECT trade_no FROM orders WHERE account_id = 2 LIMIT 4000)");
+    const again = await store.alerts.readFacts(query);
+    expect(again.pendingAccounts.map((a) => [a.id, a.pending])).toEqual([[1, 10_000], [2, 6_000]]);
+  } finally {
+    store.close();
+  }
+});
+
+test("in memory: read on the loop; a closed reader answers what it was asked with an error", async () => {
+  const mem = SqliteStore.open(":memory:");
+  expect((await mem.alerts.readFacts(query)).pendingAccounts).toEqual([]);
+  mem.close();
+  const store = await storeWith(5_000);
+  const reader = factsReader(store.db);
+  const asked = reader.read(query);
+  reader.close();
+  await expect(asked).rejects.toThrow("closed");
+  store.close();
+});
