@@ -38,7 +38,7 @@ test("the thread copies WAL pages into the database file while the writer goes o
   const before = statSync(path).size;
   let beats = 0;
   const ck = startCheckpointer(db, { everyMs: 5, onBeat: () => beats++ });
-  expect(autocheckpoint(db)).toBe(32_768); // the writer's own checkpoint waits for a much larger WAL
+  expect(autocheckpoint(db)).toBe(131_072); // the writer's own checkpoint waits for a much larger WAL
   writePages(db, 1000); // about 250 pages: far below the writer's threshold
   expect(await until(() => statSync(path).size > before + 500_000)).toBe(true);
   expect(await until(() => beats > 0)).toBe(true); // a message from the thread, delivered between turns
@@ -49,7 +49,7 @@ test("the thread copies WAL pages into the database file while the writer goes o
 
 test("without the thread, the same writes stay in the WAL (what the test above relies on)", async () => {
   const { db, path } = freshDb();
-  db.exec("PRAGMA wal_autocheckpoint = 32768");
+  db.exec("PRAGMA wal_autocheckpoint = 131072");
   const before = statSync(path).size;
   writePages(db, 1000);
   await Bun.sleep(100);

@@ -32,15 +32,19 @@ export interface CheckpointerOptions {
 
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /**
- * 64 MiB of 4 KiB pages: at 2.7 pages a create, a rewind every ~6,000 creates under full load (and
- * none at all under light load, where the thread's own checkpoints catch up between commits and
- * the next write starts the log over by itself). Each rewind holds the writes for its last
- * checkpoint's two syncs, ~10 ms on this machine's disk: at 4,000 pages (16 MiB) that was 128
- * holds in 22 s of full load, 6 % of the time, and the requests they held made the p99.
+ * 256 MiB of 4 KiB pages: at 2.7 pages a create, a rewind every ~24,000 creates under full load
+ * (and none at all under light load, where the thread's own checkpoints catch up between commits
+ * and the next write starts the log over by itself). Each rewind holds the writes for its last
+ * checkpoint's two syncs, whose time on this machine's disk grows with the database: 5-14 ms on a
+ * fresh one, 21-39 ms past 300,000 orders. At 4,000 pages (16 MiB) that was 128 holds in 22 s of
+ * full load; at 16,384 (64 MiB) still two a second, and the requests they held made the p99 (12,
+ * 18, 29 ms over three rounds of `npm run bench`'s size, against 11, 11, 12 at this size:
+ * docs/benchmarks.md, 2026-11-28 19:55). The log's file keeps the largest size it reached until the
+ * server stops.
  */
-const REWIND_PAGES = 16_384;
+const REWIND_PAGES = 65_536;
 /** The writer's own checkpoint: only if the thread falls far behind (its rewind is at half this). */
-const WRITER_PAGES = 32_768;
+const WRITER_PAGES = 131_072;
 /** Writes are held at most this long for a rewind. */
 const HOLD_MAX_MS = 250;
 
