@@ -64,3 +64,21 @@ test("in memory: read on the loop; a closed reader answers what it was asked wit
   await expect(asked).rejects.toThrow("closed");
   store.close();
 });
+
+test("a thread that cannot open its file: the facts are read on the loop, and that is reported once", async () => {
+  const store = await storeWith(3_000);
+  const errors: string[] = [];
+  const elsewhere = tempDir("xpay-facts-missing-");
+  dirs.push(elsewhere);
+  const reader = factsReader(store.db, { path: join(elsewhere, "no", "such.db"), onError: (m) => errors.push(m) });
+  try {
+    const expected = readFacts(store.db, query);
+    expect(await reader.read(query)).toEqual(expected);
+    expect(await reader.read(query)).toEqual(expected);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("reading them on the event loop");
+  } finally {
+    reader.close();
+    store.close();
+  }
+});

@@ -4,7 +4,8 @@
 // On a database file a thread of its own (facts-worker.ts, a read-only connection) runs it, and
 // the loop only waits for the answer. Everything the loop committed before the call is in the
 // thread's snapshot, as it would be in the loop's. An in-memory database, or a thread that died,
-// reads on the loop as before.
+// reads on the loop as before; a death is reported once (`onError`: serve's log and /healthz's
+// failed task), since the loop then pays for the reads again.
 import type { Database } from "bun:sqlite";
 import type { FactQuery, StoredFacts } from "../../core/alerts/store.ts";
 import { readFacts } from "./alert-facts.ts";
@@ -19,8 +20,14 @@ export interface FactsReader {
   close(): void;
 }
 
-export function factsReader(db: Database): FactsReader {
-  const path = db.filename;
+export interface FactsReaderOptions {
+  /** The file the thread opens (the store's own by default; a test names one it cannot open). */
+  path?: string;
+  onError?: (message: string) => void;
+}
+
+export function factsReader(db: Database, o: FactsReaderOptions = {}): FactsReader {
+  const path = o.path ?? db.filename;
   const onLoop = (q: FactQuery) => Promise.resolve().then(() => readFacts(db, q));
   if (!path || path === ":memory:") return { read: onLoop, close() {} };
   let worker: Worker | null = null;
@@ -29,26 +36,27 @@ export function factsReader(db: Database): FactsReader {
   const waiting = new Map<number, { q: FactQuery; resolve(f: StoredFacts): void; reject(e: unknown): void }>();
   /** The thread is gone: what it was asked is read on the loop, and so is everything after. */
   const died = (why: string) => {
+    if (dead) return;
     dead = true;
     worker?.terminate();
     worker = null;
+    o.onError?.(`alert facts thread: ${why}; reading them on the event loop`);
     for (const w of waiting.values()) onLoop(w.q).then(w.resolve, w.reject);
     waiting.clear();
-    return why;
   };
   const start = (): Worker => {
     const w = new Worker(WORKER);
     (w as Worker & { unref(): void }).unref(); // an evaluation in flight does not keep a stopping process alive
     w.onmessage = (e: MessageEvent<Answer>) => {
       const a = e.data;
-      if ("fatal" in a) return void died(a.fatal);
+      if ("fatal" in a) return died(a.fatal);
       const p = waiting.get(a.id);
       if (!p) return;
       waiting.delete(a.id);
       if ("error" in a) p.reject(new Error(a.error));
       else p.resolve(a.facts);
     };
-    w.onerror = (e) => void died(e.message);
+    w.onerror = (e) => died(e.message);
     w.postMessage({ path });
     return w;
   };

@@ -69,9 +69,12 @@ export class SqliteStore implements Store {
 
   #alerts?: AlertStore;
   #facts?: FactsReader;
+  /** Where the background's failures go once `serve` started it (startBackground's hooks). */
+  #onBackgroundError?: (message: string) => void;
   /** Operator alerts (core/alerts/store.ts). */
   get alerts(): AlertStore {
-    return (this.#alerts ??= sqliteAlerts(this.db, (this.#facts = factsReader(this.db))));
+    const onError = (message: string) => this.#onBackgroundError?.(message);
+    return (this.#alerts ??= sqliteAlerts(this.db, (this.#facts = factsReader(this.db, { onError }))));
   }
 
   private statsStore: SqliteStats | null = null;
@@ -265,12 +268,14 @@ export class SqliteStore implements Store {
   probeWrite: Store["probeWrite"] = async () => probeWrite(this.db);
   backupTo: Store["backupTo"] = async (path) => backupTo(this.db, path);
   checkIntegrity: NonNullable<Store["checkIntegrity"]> = (o) => checkIntegrity(this.db, o);
-  startBackground: NonNullable<Store["startBackground"]> = (hooks) =>
-    startCheckpointer(this.db, {
+  startBackground: NonNullable<Store["startBackground"]> = (hooks) => {
+    this.#onBackgroundError = hooks.onError;
+    return startCheckpointer(this.db, {
       onBeat: () => hooks.onBeat("checkpointer"),
       onError: hooks.onError,
       hold: { pause: () => this.holdWrites(), resume: () => this.releaseWrites() },
     });
+  };
 
   close(): void {
     this.#facts?.close();
