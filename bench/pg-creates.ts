@@ -8,7 +8,8 @@
 // the batch's end; the commit follows), units per batch with the busy and alone counts
 // (src/store/postgres/create-batch.ts), and the slots held twice (must be 0).
 // `bun bench/pg-creates.ts [seconds]`. XPAY_PG_CREATE_BATCHES (batches in flight per store) is read
-// by every checkout that has batches.
+// by every checkout that has batches. The stores here share this process's connection name, so
+// they count as one instance in call-share.ts and each sends two batches, as before it.
 // Env: XPAY_ROOTS=/a,/b (checkouts alternated in each round, ratios against the first; XPAY_ROOT
 // alone is one), BENCH_PG_ROUNDS (2), BENCH_PG_ACCOUNTS (16,64), BENCH_PG_INSTANCES (1,2),
 // BENCH_PG_INFLIGHT (32), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).

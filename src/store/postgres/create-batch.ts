@@ -1,6 +1,7 @@
 // Creates on PostgreSQL in batches (group commit): the creates that arrive in one turn of the event
 // loop, or while the previous batch is in flight, go to the server as one call of
-// xpay_create_orders (migration 028), at most CAP at a time, IN_FLIGHT batches at a time per store: one
+// xpay_create_orders (migration 028), at most CAP at a time, one or two batches at a time per store
+// (call-share.ts: the instances on one database share the server's cores): one
 // round trip, one transaction, one commit and one WAL flush for the batch instead of one per create.
 // Every caller is answered after the call returned, that is after its commit.
 //
@@ -21,12 +22,6 @@ type Row = Record<string, unknown>;
 
 /** Units per call. Each takes a subtransaction; PostgreSQL caches 64 subtransaction ids per backend. */
 export const CAP = 60;
-/**
- * Batches in flight per store. One batch runs on one server backend, so one in flight keeps one core
- * of the server busy at most; two let a second batch run while the first commits or computes.
- * XPAY_PG_CREATE_BATCHES overrides it (docs/benchmarks.md, 2026-11-28: 1, 2 and 4 measured).
- */
-export const IN_FLIGHT = Math.max(1, Number(process.env.XPAY_PG_CREATE_BATCHES ?? 2) || 2);
 /** Batches a busy unit goes through before it runs alone. */
 const BUSY_ROUNDS = 4;
 /** trade_nos drawn per unit (as create.ts). */
@@ -61,7 +56,8 @@ export class CreateBatches {
   private running = 0;
   private scheduled = false;
 
-  constructor(private readonly db: () => Promise<SQL>) {}
+  /** `share`: how many batches this store sends at a time (call-share.ts). */
+  constructor(private readonly db: () => Promise<SQL>, private readonly share: { current(): number }) {}
 
   create(u: CreateOrderUnit): Promise<CreateOrderResult> {
     // A rule that carries no data (a test's own) runs through the replayed view, as before.
@@ -73,15 +69,16 @@ export class CreateBatches {
   }
 
   private kick(): void {
-    if (this.running >= IN_FLIGHT || this.queue.length === 0 || this.scheduled) return;
+    if (this.running >= this.share.current() || this.queue.length === 0 || this.scheduled) return;
     // The rest of this turn's creates join the batch: it is cut on the next turn.
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
+      const inFlight = this.share.current();
       // What waits is shared out over the free calls (each runs on its own server backend, so two
       // halves use two cores where one whole batch would use one), at most CAP each.
-      while (this.running < IN_FLIGHT && this.queue.length > 0) {
-        const n = Math.min(CAP, Math.ceil(this.queue.length / (IN_FLIGHT - this.running)));
+      while (this.running < inFlight && this.queue.length > 0) {
+        const n = Math.min(CAP, Math.ceil(this.queue.length / (inFlight - this.running)));
         this.running++;
         void this.flush(this.queue.splice(0, n)).finally(() => {
           this.running--;

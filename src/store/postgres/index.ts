@@ -19,6 +19,7 @@ import { probeWrite } from "./maintenance.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
+import { CallShare, createCallBudget } from "./call-share.ts";
 import { CreateBatches } from "./create-batch.ts";
 import * as delivery from "./delivery.ts";
 import * as outbox from "./outbox.ts";
@@ -63,6 +64,7 @@ export class PostgresStore implements Store {
     this.slots = postgresSlots(db);
     this.dev = postgresDev(db);
     this.devices = postgresDevices(db);
+    this.creates = new CreateBatches(db, new CallShare(db, createCallBudget(url)));
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure
   }
@@ -119,7 +121,7 @@ export class PostgresStore implements Store {
   removeChannel: Store["removeChannel"] = async (id) => removeChannel(await this.db(), id);
 
   /** Creates go to the server in batches, one commit each (create-batch.ts). */
-  private readonly creates = new CreateBatches(() => this.db());
+  private readonly creates: CreateBatches;
   createOrder: Store["createOrder"] = (u) => this.writes.timed(() => this.creates.create(u));
   chooseOrderPayType: Store["chooseOrderPayType"] = async (t, p, now, a) => orders.chooseOrderPayType(await this.db(), t, p, now, a);
   getOrder: Store["getOrder"] = async (t) => orders.getOrder(await this.db(), t);

@@ -4,6 +4,7 @@
 // never writes, and PostgreSQL has no in-memory copy to upgrade as SQLite's readers do).
 import { SQL } from "bun";
 import { SchemaTooNewError } from "../migrate.ts";
+import { APPLICATION_NAME } from "./call-share.ts";
 import { PG_LATEST_VERSION, pgCurrentVersion, pgMigrate, refuseForeign } from "./migrate.ts";
 import { describePostgresUrl } from "./url.ts";
 
@@ -16,7 +17,9 @@ export class PostgresOpenError extends Error {}
 const DEFAULT_POOL = 10;
 
 export function openPool(url: string, access: PoolAccess, max = DEFAULT_POOL) {
-  const sql = new SQL(url, { max, idleTimeout: 60, connectionTimeout: 10 });
+  // Named, so that the instances on one database can count each other (call-share.ts) and an
+  // operator can tell them apart in pg_stat_activity.
+  const sql = new SQL(url, { max, idleTimeout: 60, connectionTimeout: 10, connection: { application_name: APPLICATION_NAME } });
   const where = describePostgresUrl(url);
   const ready = (async () => {
     let version: number;
