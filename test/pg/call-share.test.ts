@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { availableParallelism } from "node:os";
-import { APPLICATION_NAME, CallShare, createCallBudget, isLocalServer, MAX_PART, otherCreatingInstances, partOf } from "../../src/store/postgres/call-share.ts";
+import { APPLICATION_NAME, applicationName, CallShare, createCallBudget, isLocalServer, MAX_PART, otherCreatingInstances, partOf } from "../../src/store/postgres/call-share.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { createUnit, merchant, newOrder } from "../store-contract/harness.ts";
 import { clusterPerFile, withPostgres } from "./cluster.ts";
@@ -24,6 +24,15 @@ describe("the budget and an instance's part", () => {
     expect(createCallBudget("postgres://x@127.0.0.1/db", {})).toBe(availableParallelism());
     expect(createCallBudget("postgres://x@127.0.0.1/db", { XPAY_PG_CREATE_CALLS: "0" })).toBe(availableParallelism());
     expect(createCallBudget("postgres://x@10.0.0.5/db", { XPAY_PG_CREATE_CALLS: "many" })).toBeNull();
+  });
+
+  test("the connection name keeps the pid whatever the host name, in what PostgreSQL keeps (63 bytes of printable ASCII)", () => {
+    expect(applicationName(4242, "pay-1")).toBe("xpay 4242@pay-1");
+    const long = applicationName(4242, "h".repeat(100));
+    expect(long).toHaveLength(63);
+    expect(long.startsWith("xpay 4242@")).toBe(true);
+    expect(applicationName(7, "支付-主机")).toBe("xpay 7@??-??");
+    expect(APPLICATION_NAME).toMatch(/^xpay \d+@[\x20-\x7e]*$/);
   });
 
   test("each instance takes the budget over the instances, at least 1 and at most 2", () => {
@@ -50,8 +59,8 @@ withPostgres(() => {
     const url = await cluster().createDatabase("share");
     const store = PostgresStore.open(url, { max: 2 });
     const peer = (name: string) => new SQL(url, { max: 1, connection: { application_name: name } });
-    const creating = peer("xpay otherhost:41");
-    const idle = peer("xpay otherhost:42");
+    const creating = peer("xpay 41@otherhost");
+    const idle = peer("xpay 42@otherhost");
     const foreign = peer("psql");
     const admin = new SQL(url, { max: 1 });
     try {
@@ -68,7 +77,7 @@ withPostgres(() => {
       const sql = await (store as unknown as { db(): Promise<SQL> }).db();
       expect(await otherCreatingInstances(sql)).toBe(1);
       // Seen from the peer's side, this store is the other one.
-      expect(await otherCreatingInstances(sql, "xpay otherhost:41")).toBe(1);
+      expect(await otherCreatingInstances(sql, "xpay 41@otherhost")).toBe(1);
       await idle`SELECT * FROM xpay_create_orders(${"[]"}::text::jsonb)`;
       expect(await otherCreatingInstances(sql)).toBe(2);
 

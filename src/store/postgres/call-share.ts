@@ -9,7 +9,7 @@
 // a socket), this host's cores, which the server uses; else none (a remote server's cores are not
 // known here: every instance takes 2, as before). XPAY_PG_CREATE_BATCHES fixes the part instead.
 // The instances creating now are read from pg_stat_activity every few seconds: every connection of
-// a store is named `xpay <host>:<pid>` (open.ts), and an instance counts while one of its
+// a store is named `xpay <pid>@<host>` (open.ts), and an instance counts while one of its
 // connections ran a batch in the last COUNTED_FOR_S seconds. A reading that fails, or a role that
 // may not see other sessions' queries, counts this instance alone.
 import { availableParallelism, hostname } from "node:os";
@@ -20,8 +20,17 @@ export const MAX_PART = 2;
 const READ_EVERY_MS = 2_000;
 const COUNTED_FOR_S = 10;
 
-/** This process's name on its connections (pg_stat_activity.application_name, at most 63 bytes). */
-export const APPLICATION_NAME = `xpay ${hostname()}:${process.pid}`.slice(0, 63);
+/**
+ * A process's name on its connections (pg_stat_activity.application_name). PostgreSQL keeps 63
+ * bytes and turns any byte outside printable ASCII into `?`, so the name is made of those already
+ * (else this instance would not know its own name back and would count itself), and the pid comes
+ * first (a long host name is cut, never the pid that tells two processes of one host apart).
+ */
+export function applicationName(pid: number, host: string): string {
+  return `xpay ${pid}@${host.replace(/[^\x20-\x7e]/g, "?")}`.slice(0, 63);
+}
+
+export const APPLICATION_NAME = applicationName(process.pid, hostname());
 
 const positive = (v: string | undefined): number | null => {
   const n = Math.floor(Number(v));
