@@ -24,6 +24,7 @@ import orderRollup from "./025_order_rollup.ts";
 import createFunction from "./026_create_function.ts";
 import appendOnlyBrowse from "./030_append_only_browse.ts";
 import ordersSeq from "./031_orders_seq.ts";
+import createCosts from "./032_create_costs.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -58,4 +59,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 28, name: "create_batch", sql: createBatch },
   { version: 30, name: "append_only_browse", sql: appendOnlyBrowse },
   { version: 31, name: "orders_seq", sql: ordersSeq },
+  { version: 32, name: "create_costs", sql: createCosts },
 ];
