@@ -1,7 +1,7 @@
 // Migration 032 on PostgreSQL: the report-group function answers as 026's SQL one did, for every
 // account, grouped or not, and for an account that does not exist; now from plpgsql, whose
 // statements are planned once per connection (026's LANGUAGE sql body was parsed and planned on
-// every call).
+// every call); and no function of the schema is LANGUAGE sql any more.
 import { expect, test } from "bun:test";
 import { SQL } from "bun";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
@@ -39,6 +39,15 @@ withPostgres(() => {
     }
     const [g] = await sql`SELECT xpay_report_group(${ids[1]!}) AS ids`;
     expect(g.ids.map(Number)).toEqual([ids[0]!, ids[1]!, ids[2]!]);
+    await end();
+  });
+
+  test("no function of the schema is LANGUAGE sql (PostgreSQL 15 plans such a body on every call it does not inline)", async () => {
+    const { sql, end } = await open("languages");
+    const rows = (await sql`SELECT p.proname, l.lanname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang
+      WHERE n.nspname = 'public' ORDER BY 1`) as { proname: string; lanname: string }[];
+    expect(rows.map((r) => r.proname)).toContain("xpay_create_order");
+    expect(rows.filter((r) => r.lanname === "sql").map((r) => r.proname)).toEqual([]);
     await end();
   });
 });
