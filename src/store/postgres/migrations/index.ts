@@ -25,6 +25,7 @@ import createFunction from "./026_create_function.ts";
 import appendOnlyBrowse from "./030_append_only_browse.ts";
 import ordersSeq from "./031_orders_seq.ts";
 import createCosts from "./032_create_costs.ts";
+import accountPages from "./033_account_pages.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -60,4 +61,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 30, name: "append_only_browse", sql: appendOnlyBrowse },
   { version: 31, name: "orders_seq", sql: ordersSeq },
   { version: 32, name: "create_costs", sql: createCosts },
+  { version: 33, name: "account_pages", sql: accountPages },
 ];
