@@ -39,9 +39,11 @@ withPostgres(() => {
       }
       expect(created).toBe(300);
       // Each wave's first scan prunes the versions the waves before left, so what is on the page is
-      // at most the ten this wave's stamps left. At the default fillfactor the page held 10, 20, 30,
-      // then 40 before PostgreSQL pruned it (measured with 033 taken out: this test fails then).
-      expect(most).toBeLessThanOrEqual(10);
+      // the ten this wave's stamps left (10 after every wave here), or twenty if a wave's scans all
+      // found the page pinned by another backend (a prune needs it alone). At the default
+      // fillfactor the page held 10, 20, 30, then 40 before PostgreSQL pruned it (measured with
+      // 033 taken out: this test fails then).
+      expect(most).toBeLessThanOrEqual(20);
     } finally {
       await store.end();
       await sql.close();
