@@ -1,6 +1,6 @@
 // Test harness: a gateway on a temp database, its app, and request helpers that sign like an SDK.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
+import { tempDir } from "./temp-dirs.ts";
 import { join } from "node:path";
 import { ManualClock } from "../src/core/clock.ts";
 import type { Gateway } from "../src/core/gateway.ts";
@@ -20,9 +20,7 @@ export interface Harness {
   close(): void;
 }
 
-export function tempDir(prefix = "xpay-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir } from "./temp-dirs.ts";
 
 export function harness(): Harness {
   const dir = tempDir();
