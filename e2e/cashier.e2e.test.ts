@@ -2,7 +2,7 @@
 // real port, a merchant return_url on a second port. Kept out of test/ so plain `bun test` never
 // needs a browser; run it with `npm run test:e2e` (scripts/ci-browser.sh installs chromium in CI).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -13,7 +13,7 @@ import { md5Sign } from "../src/protocols/signing.ts";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { launchChromium } from "./support.ts";
+import { launchChromium, SHOTS } from "./support.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "xpay-e2e-"));
 const clock = new ManualClock();
@@ -34,6 +34,7 @@ beforeAll(async () => {
   await gw.store.addChannel({ pid: 1001, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: clock.now() });
   await gw.store.setSetting("pay_payed_wait_time", "1");
   browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
@@ -41,8 +42,7 @@ afterAll(async () => {
   gateway?.stop(true);
   merchantSite?.stop(true);
   gw?.store.close();
-  // The temp dir stays: it holds the screenshots CI keeps as artifacts.
-  console.log(`e2e artifacts: ${dir}`);
+  rmSync(dir, { recursive: true, force: true }); // the screenshots are in SHOTS, as every browser test's
 });
 
 async function create(outTradeNo: string, extra: Record<string, string> = {}) {
@@ -90,7 +90,7 @@ describe("cashier page in chromium", () => {
     expect(await page.textContent("#state")).toBe("等待支付");
     const countdown = (await page.textContent("#countdown")) ?? "";
     expect(countdown).toMatch(/^1[45]:\d\d$/);
-    const shot = join(dir, "cashier-pending.png");
+    const shot = join(SHOTS, "cashier-pending.png");
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
 
@@ -112,7 +112,7 @@ describe("cashier page in chromium", () => {
     await page.waitForFunction(() => document.getElementById("state")?.textContent === "订单已超时");
     expect(await page.isHidden("#qr")).toBe(true);
     expect(await page.isHidden("#countdown-line")).toBe(true);
-    const shot = join(dir, "cashier-expired.png");
+    const shot = join(SHOTS, "cashier-expired.png");
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
     expect(problems).toEqual([]);

@@ -3,7 +3,7 @@
 // gateway's own icon; a click shows the cashier of that type. Before xpay offered the choice the
 // same link was an HTML error page (HTTP 400).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -32,13 +32,14 @@ beforeAll(async () => {
   await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "Alipay A", qrcode: "https://qr.alipay.com/fkx0001", now: clock.now() });
   await gw.store.addChannel({ pid: 0, payType: "wxpay", code: "wx_qr", name: "WeChat A", qrcode: "wxp://f2f0abc", now: clock.now() });
   browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
   gateway?.stop(true);
   gw?.store.close();
-  console.log(`e2e artifacts: ${dir}`);
+  rmSync(dir, { recursive: true, force: true }); // the screenshots are in SHOTS
 });
 
 describe("v2board link in chromium", () => {
@@ -68,7 +69,6 @@ describe("v2board link in chromium", () => {
     expect(await page.textContent("#state")).toBe("请选择支付方式");
     expect(await page.textContent("#amount")).toBe("¥12.50");
     await page.screenshot({ path: join(SHOTS, "panel-choice.png"), fullPage: true });
-    await page.screenshot({ path: join(dir, "panel-choice.png"), fullPage: true });
 
     await page.click('#pay-types button[data-pay-type="wxpay"]');
     await page.waitForFunction(() => (document.getElementById("qr") as HTMLImageElement | null)?.naturalWidth! > 0);
@@ -77,7 +77,6 @@ describe("v2board link in chromium", () => {
     expect(await page.textContent("#state")).toBe("等待支付");
     expect(await page.isHidden("#pay-types")).toBe(true);
     await page.screenshot({ path: join(SHOTS, "panel-choice-wxpay.png"), fullPage: true });
-    await page.screenshot({ path: join(dir, "panel-choice-wxpay.png"), fullPage: true });
 
     // A reload after the pick opens WeChat's cashier again; the panel's link too (one order).
     await page.goto(link);
