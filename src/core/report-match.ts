@@ -77,7 +77,7 @@ export interface AccountHint {
   named?: string;
 }
 
-export function accountFits(a: ChannelAccount, h: AccountHint): boolean {
+export function accountFits(a: Pick<ChannelAccount, "id" | "payType" | "name" | "code">, h: AccountHint): boolean {
   if (h.payType && a.payType !== h.payType) return false;
   if (typeof h.accountId === "number") return a.id === h.accountId;
   if (h.named && a.name !== h.named && a.code !== h.named && String(a.id) !== h.named) return false;

@@ -285,6 +285,16 @@ export interface KeyedClient {
   lastPushAt: number;
 }
 
+/** An account as the directory holds it: useSeq and lastSeenAt move without a new read, so they are left out. */
+export type DirectoryAccount = Omit<ChannelAccount, "useSeq" | "lastSeenAt">;
+/** A keyed client as the directory holds it: its heartbeat and push stamps are left out. */
+export type DirectoryClient = Omit<KeyedClient, "lastHeartT" | "lastHeartAt" | "lastPushAt">;
+
+export interface Directory {
+  accounts: readonly DirectoryAccount[];
+  clients: readonly DirectoryClient[];
+}
+
 export interface NewKeyedClient {
   kind: KeyedKind;
   pid: number;
@@ -449,6 +459,13 @@ export interface Store {
   /** Adds a keyed client (and its `client list` row); refuses an unknown merchant (0 is the operator), a name or key in use. */
   addKeyedClient(c: NewKeyedClient): Promise<AddKeyedClientResult>;
   listKeyedClients(): Promise<KeyedClient[]>;
+  /**
+   * Who watches which account, as the payment reports read it on every request: every account and
+   * every keyed client, by id, without the stamps that move on every create, heartbeat or push. A
+   * change made anywhere (another process, another instance) is in the next call's answer. The
+   * answer is shared and frozen: do not change it.
+   */
+  directory(): Promise<Directory>;
   getKeyedClient(id: number): Promise<KeyedClient | null>;
   /** Replaces the accounts the client watches (empty: unbound); null when there is no such client. */
   bindKeyedClient(id: number, accountIds: number[]): Promise<KeyedClient | null>;

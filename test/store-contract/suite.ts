@@ -15,6 +15,7 @@ import { dateFiltersContract } from "./date-filters.contract.ts";
 import { deliveryContract } from "./delivery.contract.ts";
 import { devContract } from "./dev.contract.ts";
 import { devicesContract } from "./devices.contract.ts";
+import { directoryContract } from "./directory.contract.ts";
 import type { Ctx, StoreFactory } from "./harness.ts";
 import { orderTotalsContract } from "./order-totals.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
@@ -69,5 +70,6 @@ export function describeStore(adapter: string, factory: StoreFactory): void {
     devContract(ctx);
     devicesContract(ctx);
     reportBoundsContract(ctx);
+    directoryContract(ctx);
   });
 }

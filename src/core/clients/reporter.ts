@@ -4,22 +4,25 @@
 // merchant's AppSecret can never pay on an account its merchant does not own.
 import type { Gateway } from "../gateway.ts";
 import type { PaymentClaim } from "../report-match.ts";
-import type { KeyedClient, MonitorClient } from "../store.ts";
-import type { ChannelAccount, Merchant } from "../types.ts";
+import type { DirectoryAccount, DirectoryClient, MonitorClient } from "../store.ts";
+import type { Merchant } from "../types.ts";
 import { boundAccounts, merchantWatcher, type Watcher, watched } from "./watch.ts";
 
 export interface Reporter {
   watcher: Watcher;
   /** The keyed client that signed; null for a merchant's AppSecret. */
-  client: KeyedClient | null;
+  client: DirectoryClient | null;
 }
 
-export const keyedReporter = (client: KeyedClient): Reporter => ({ watcher: client, client });
+export const keyedReporter = (client: DirectoryClient): Reporter => ({ watcher: client, client });
 export const merchantReporter = (pid: number): Reporter => ({ watcher: merchantWatcher(pid), client: null });
 
-/** Every account the reporter watches (what its heartbeat marks online and its reports may pay on). */
-export async function reporterAccounts(gw: Gateway, r: Reporter): Promise<ChannelAccount[]> {
-  const [accounts, clients] = await Promise.all([gw.store.listChannels(), gw.store.listKeyedClients()]);
+/**
+ * Every account the reporter watches (what its heartbeat marks online and its reports may pay on),
+ * from the store's directory: read again only when an account or a keyed client changed.
+ */
+export async function reporterAccounts(gw: Gateway, r: Reporter): Promise<DirectoryAccount[]> {
+  const { accounts, clients } = await gw.store.directory();
   return watched(r.watcher, accounts, boundAccounts(clients));
 }
 
@@ -31,7 +34,7 @@ export async function reporterMerchants(gw: Gateway, r: Reporter): Promise<Merch
 }
 
 /** The claim's scope: whose orders (null: any merchant's) and on which accounts. */
-export function claimScope(r: Reporter, accounts: readonly ChannelAccount[]): Pick<PaymentClaim, "pid" | "accounts"> {
+export function claimScope(r: Reporter, accounts: readonly DirectoryAccount[]): Pick<PaymentClaim, "pid" | "accounts"> {
   return { pid: r.watcher.pid === 0 ? null : r.watcher.pid, accounts: accounts.map((a) => a.id) };
 }
 

@@ -8,7 +8,7 @@
 // unbound one every account in its scope that no client is bound to (binding an account hands it
 // to the clients bound to it). A merchant's AppSecret watches only that merchant's own accounts,
 // never the operator's shared ones, and only those no client is bound to.
-import type { KeyedClient, KeyedKind } from "../store.ts";
+import type { DirectoryAccount, KeyedClient, KeyedKind } from "../store.ts";
 import type { ChannelAccount } from "../types.ts";
 
 /** The V免签 app reports WeChat and Alipay payments only. */
@@ -25,7 +25,7 @@ export interface Watcher {
 export const merchantWatcher = (pid: number): Watcher => ({ kind: "merchant", pid, accountIds: [] });
 
 /** Whether a watcher's reports may concern this account at all (bound or not). */
-export function inScope(w: Watcher, a: ChannelAccount): boolean {
+export function inScope(w: Watcher, a: Pick<ChannelAccount, "pid" | "payType">): boolean {
   if (w.kind === "vmq" && !VMQ_PAY_TYPES.includes(a.payType)) return false;
   if (w.kind === "merchant") return a.pid === w.pid;
   return w.pid === 0 || a.pid === 0 || a.pid === w.pid;
@@ -37,7 +37,7 @@ export function boundAccounts(clients: readonly { accountIds: readonly number[] 
 }
 
 /** The accounts a watcher watches, in the order given. */
-export function watched(w: Watcher, accounts: readonly ChannelAccount[], bound: ReadonlySet<number>): ChannelAccount[] {
+export function watched<A extends DirectoryAccount>(w: Watcher, accounts: readonly A[], bound: ReadonlySet<number>): A[] {
   if (w.accountIds.length > 0) return accounts.filter((a) => w.accountIds.includes(a.id) && inScope(w, a));
   return accounts.filter((a) => !bound.has(a.id) && inScope(w, a));
 }

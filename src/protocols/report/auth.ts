@@ -57,7 +57,7 @@ export async function accept(gw: Gateway, request: Request, kind: ReportRecord["
 
 /** The report clients of `pid` whose secret signed the parameters (keys are unique: at most one). */
 async function signingClient(gw: Gateway, pid: number, params: Params) {
-  const clients = (await gw.store.listKeyedClients()).filter((c) => c.kind === "report" && c.pid === pid);
+  const clients = (await gw.store.directory()).clients.filter((c) => c.kind === "report" && c.pid === pid);
   // The phones watching the account the report names are tried first: an operator with a phone per
   // account otherwise checked the signature against half of them per report. Keys are unique, so at
   // most one verifies and the order cannot change which.

@@ -4,11 +4,10 @@
 // payable amounts of those accounts apart, so it still means one order.
 import { keyedReporter, reporterAccounts } from "../../core/clients/reporter.ts";
 import type { Gateway } from "../../core/gateway.ts";
-import type { KeyedClient } from "../../core/store.ts";
-import type { ChannelAccount } from "../../core/types.ts";
+import type { DirectoryAccount, DirectoryClient } from "../../core/store.ts";
 
 export { VMQ_PAY_TYPES } from "../../core/clients/watch.ts";
 
-export async function clientAccounts(gw: Gateway, client: KeyedClient, payType?: string): Promise<ChannelAccount[]> {
+export async function clientAccounts(gw: Gateway, client: DirectoryClient, payType?: string): Promise<DirectoryAccount[]> {
   return (await reporterAccounts(gw, keyedReporter(client))).filter((a) => !payType || a.payType === payType);
 }

@@ -9,7 +9,7 @@
 // public keys and merchant) is refused before the destination is opened, unless the caller asks to
 // leave that data behind (leave-out.ts).
 import { LeaveOut, type LeaveOutRule, TestDataError } from "./leave-out.ts";
-import { planCopy } from "./plan.ts";
+import { DERIVED_TABLES, planCopy } from "./plan.ts";
 import { CopyError, type CopySource, type CopyTarget, type SourceSnapshot } from "./types.ts";
 import { checkRow } from "./values.ts";
 
@@ -93,7 +93,8 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
   }
   const before = await target.inspect();
   if (before.version > 0) checkVersion("destination", target.where, before.version, target.latest);
-  const busy = await target.firstNonEmpty(before.tables);
+  // A derived table is the destination's own (the directory version's one row is its migration's).
+  const busy = await target.firstNonEmpty(before.tables.filter((t) => !DERIVED_TABLES.has(t)));
   if (busy) {
     throw new CopyError(`destination ${target.where} is not empty: table ${busy} holds rows; db copy fills only an empty database (a new file, or a new PostgreSQL database); nothing was written`);
   }

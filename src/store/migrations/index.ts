@@ -26,6 +26,7 @@ import appendOnlyBrowse from "./030_append_only_browse.ts";
 import ordersSeq from "./031_orders_seq.ts";
 import createCosts from "./032_create_costs.ts";
 import accountPages from "./033_account_pages.ts";
+import directoryVersion from "./034_directory_version.ts";
 
 export interface Migration {
   version: number;
@@ -63,4 +64,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 31, name: "orders_seq", sql: ordersSeq },
   { version: 32, name: "create_costs", sql: createCosts },
   { version: 33, name: "account_pages", sql: accountPages },
+  { version: 34, name: "directory_version", sql: directoryVersion },
 ];

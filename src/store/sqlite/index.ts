@@ -5,7 +5,7 @@ import type { BrowseStore } from "../../core/browse/store.ts";
 import type { AlertStore } from "../../core/alerts/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
 import { type FactsReader, factsReader } from "./facts-reader.ts";
-import type { Store } from "../../core/store.ts";
+import type { Directory, Store } from "../../core/store.ts";
 import type { Merchant } from "../../core/types.ts";
 import { openDatabase } from "../db.ts";
 import { SqliteAdminStore } from "./admin.ts";
@@ -38,6 +38,7 @@ import { pruneBatch } from "./retention.ts";
 import { SqliteRules } from "./rules.ts";
 import { SqliteStats } from "./stats.ts";
 import * as keyed from "./keyed-clients.ts";
+import { directoryReader } from "./directory.ts";
 
 const MERCHANT_CACHE_MS = 1000;
 const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
@@ -258,6 +259,8 @@ export class SqliteStore implements Store {
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);
   listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(this.db);
+  #directory?: () => Directory;
+  directory: Store["directory"] = async () => (this.#directory ??= directoryReader(this.db))();
   getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(this.db, id);
   bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(this.db, id, accounts);
   removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(this.db, id);

@@ -1,0 +1,46 @@
+// Migration 034 on PostgreSQL: the directory version is kept by the same rules as SQLite's (the
+// store does not read it here; the schema means the same on both engines). A create's stamp and a
+// heartbeat's last_seen_at leave it; adding, binding and removing a keyed client, and disabling
+// an account, move it.
+import { expect, test } from "bun:test";
+import { SQL } from "bun";
+import { PostgresStore } from "../../src/store/postgres/index.ts";
+import { account, create, merchant, T0 } from "../store-contract/harness.ts";
+import { clusterPerFile, withPostgres } from "./cluster.ts";
+
+withPostgres(() => {
+  const cluster = clusterPerFile();
+
+  test("the version moves with what the directory holds, not with the stamps", async () => {
+    const url = await cluster().createDatabase("directory");
+    const store = PostgresStore.open(url, { max: 2 });
+    const sql = new SQL(url, { max: 1 });
+    const version = async () => Number((await sql`SELECT v FROM directory_version`)[0].v);
+    try {
+      await merchant(store);
+      const a = await account(store);
+      let v = await version();
+      await create(store);
+      await sql`UPDATE channel_accounts SET last_seen_at = ${T0 + 9} WHERE id = ${a.id}`;
+      expect(await version()).toBe(v);
+      const steps: [string, () => Promise<unknown>][] = [];
+      let id = 0;
+      steps.push(["client added", async () => {
+        const r = await store.addKeyedClient({ kind: "report", pid: 1001, name: "pixel", key: "k", accountIds: [], now: T0 });
+        if (r.kind === "added") id = r.client.id;
+      }]);
+      steps.push(["client bound", () => store.bindKeyedClient(id, [a.id])]);
+      steps.push(["account disabled", () => store.updateChannel(a.id, { enabled: false })]);
+      steps.push(["client removed", () => store.removeKeyedClient(id)]);
+      for (const [what, step] of steps) {
+        await step();
+        const now = await version();
+        expect({ what, moved: now > v }).toEqual({ what, moved: true });
+        v = now;
+      }
+    } finally {
+      await store.end();
+      await sql.close();
+    }
+  }, 60_000);
+});
