@@ -32,7 +32,7 @@ withPostgres(() => {
     },
     async fresh() {
       const tables = (await admin!`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'xpay_migrations'`).map((r: { tablename: string }) => `"${r.tablename}"`);
-      await admin!.unsafe(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE; ALTER SEQUENCE channel_accounts_use_seq RESTART WITH 1`);
+      await admin!.unsafe(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY CASCADE; ALTER SEQUENCE channel_accounts_use_seq RESTART WITH 1; INSERT INTO directory_version (id, v) VALUES (1, 0)`);
       const s = instance();
       await s.ready;
       return s;

@@ -13,7 +13,9 @@
 const ACCOUNT_COLUMNS = ["pid", "pay_type", "code", "name", "remark", "qrcode", "scheme", "min_amount", "max_amount", "day_amount", "sort", "enabled", "created_at", "report_group"];
 const CLIENT_COLUMNS = ["kind", "pid", "name", "key", "accounts", "created_at"];
 
-const BUMP = "UPDATE directory_version SET v = v + 1;";
+// A new random value, not v + 1: the store compares it for equality only, and a database restored
+// from a backup under a running server must not count back up to a value it has kept an answer under.
+const BUMP = "UPDATE directory_version SET v = random();";
 const triggers = (table: string, cols: string[]) => `
 CREATE TRIGGER ${table}_directory_insert AFTER INSERT ON ${table} BEGIN ${BUMP} END;
 CREATE TRIGGER ${table}_directory_delete AFTER DELETE ON ${table} BEGIN ${BUMP} END;

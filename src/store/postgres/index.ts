@@ -3,8 +3,8 @@
 // serialized is serialized here by row locks and advisory locks (see each flow's file), and the
 // core's synchronous rules run through replay.ts. Each sub-port is a file of its own beside the flows.
 import { SQL } from "bun";
-import { directoryOf } from "../../core/clients/directory.ts";
-import type { Store } from "../../core/store.ts";
+import type { Directory, Store } from "../../core/store.ts";
+import { directoryReader } from "./directory.ts";
 import type { Merchant } from "../../core/types.ts";
 import { PostgresAdminStore } from "./admin.ts";
 import { postgresAlerts } from "./alerts.ts";
@@ -159,11 +159,8 @@ export class PostgresStore implements Store {
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(await this.db(), c);
   listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(await this.db());
-  /** Read on every call: another instance's change must be seen at once (migration 034 says why the version is not read here). */
-  directory: Store["directory"] = async () => {
-    const [accounts, clients] = await Promise.all([this.listChannels(), this.listKeyedClients()]);
-    return directoryOf(accounts, clients);
-  };
+  #directory?: () => Promise<Directory>;
+  directory: Store["directory"] = () => (this.#directory ??= directoryReader(() => this.db()))();
   getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(await this.db(), id);
   bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(await this.db(), id, accounts);
   removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(await this.db(), id);

@@ -14,9 +14,10 @@ const VERSION = prepared("SELECT v FROM directory_version");
 export function directoryReader(db: Database): () => Directory {
   let kept: { version: number; directory: Directory } | null = null;
   return () => {
-    const version = (VERSION(db).get() as { v: number }).v;
-    if (kept?.version === version) return kept.directory;
-    kept = { version, directory: directoryOf(listChannels(db), listKeyedClients(db)) };
-    return kept.directory;
+    const row = VERSION(db).get() as { v: number } | null; // no row (deleted by hand): read every time
+    if (row && kept?.version === row.v) return kept.directory;
+    const directory = directoryOf(listChannels(db), listKeyedClients(db));
+    kept = row ? { version: row.v, directory } : null;
+    return directory;
   };
 }

@@ -1,18 +1,19 @@
-// 034 on PostgreSQL: SQLite's directory version (see src/store/migrations/034_directory_version.ts),
-// kept by the same rules so that a version means the same schema on both engines and `db copy`
-// finds the same tables. PostgreSQL's store does not read it: it reads the accounts and keyed
-// clients on every report as before. A cached directory there would need the version read per
-// report anyway (another instance's change must be seen at once), a round trip of its own. The
-// triggers are per statement: what changed does not matter, only that something did, and one
-// bump per statement keeps an operator's bulk change to one write of the row.
+// 034 on PostgreSQL: the directory version, kept by the same rules as SQLite's (see
+// src/store/migrations/034_directory_version.ts), and read by the store the same way: once per
+// report, in place of the accounts and keyed clients (postgres/directory.ts). A change made
+// through any instance bumps it in the change's own transaction, so every instance's next read
+// sees it: a phone removed through one stops verifying on all at once. Row triggers with the same
+// WHEN as SQLite's: a statement that sets a column to the value it has (the heartbeat's
+// COALESCE(enabled)) moves nothing, and a create's stamp (use_seq) is not in UPDATE OF at all.
 const ACCOUNT_COLUMNS = ["pid", "pay_type", "code", "name", "remark", "qrcode", "scheme", "min_amount", "max_amount", "day_amount", "sort", "enabled", "created_at", "report_group"];
 const CLIENT_COLUMNS = ["kind", "pid", "name", "key", "accounts", "created_at"];
 
-// A statement that names a column without changing it (the heartbeat's COALESCE(enabled)) bumps
-// the version here, where SQLite's WHEN clause does not: a reader of it reads again, nothing worse.
 const triggers = (table: string, cols: string[]) => `
-CREATE TRIGGER ${table}_directory AFTER INSERT OR DELETE OR UPDATE OF id, ${cols.join(", ")} ON ${table}
-  FOR EACH STATEMENT EXECUTE FUNCTION directory_changed();`;
+CREATE TRIGGER ${table}_directory_insert AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION directory_changed();
+CREATE TRIGGER ${table}_directory_delete AFTER DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION directory_changed();
+CREATE TRIGGER ${table}_directory_update AFTER UPDATE OF id, ${cols.join(", ")} ON ${table} FOR EACH ROW
+  WHEN (${["id", ...cols].map((c) => `OLD.${c} IS DISTINCT FROM NEW.${c}`).join(" OR ")})
+  EXECUTE FUNCTION directory_changed();`;
 
 export default `
 CREATE TABLE directory_version (
@@ -22,7 +23,9 @@ CREATE TABLE directory_version (
 INSERT INTO directory_version (id, v) VALUES (1, 0);
 CREATE FUNCTION directory_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  UPDATE directory_version SET v = v + 1;
+  -- A new random value, not v + 1: compared for equality only, and a database restored from a
+  -- backup under running instances must not count back up to a value one has kept an answer under.
+  UPDATE directory_version SET v = (random() * 9.2e18)::bigint;
   RETURN NULL;
 END
 $fn$;
