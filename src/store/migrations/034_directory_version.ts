@@ -1,8 +1,8 @@
 // Who watches which account, read once per change instead of on every payment report. A report
 // is checked against the keyed clients (whose secret signed it) and settled on the accounts its
-// source watches (core/clients/watch.ts); both came from reading every account and every keyed
-// client, twice per report (a sixth of the server's CPU per report -> notification). The store
-// now keeps that directory and reads it again only when this version moved. Triggers move it on
+// source watches (core/clients/watch.ts); both came from reading every keyed client (twice) and
+// every account on each report (15 % of the server's samples in a report -> notification run). The
+// store now keeps that directory and reads it again only when this version moved. Triggers move it on
 // every write that changes what the directory holds, from any connection or process (a phone
 // removed with `xpay client remove` in another process must stop verifying at once), so no code
 // path can forget to. Left out, and so free to move without a new read: the round-robin stamp
