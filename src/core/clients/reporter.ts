@@ -4,7 +4,7 @@
 // merchant's AppSecret can never pay on an account its merchant does not own.
 import type { Gateway } from "../gateway.ts";
 import type { PaymentClaim } from "../report-match.ts";
-import type { DirectoryAccount, DirectoryClient, MonitorClient } from "../store.ts";
+import type { Directory, DirectoryAccount, DirectoryClient, MonitorClient } from "../store.ts";
 import type { Merchant } from "../types.ts";
 import { boundAccounts, merchantWatcher, type Watcher, watched } from "./watch.ts";
 
@@ -12,6 +12,11 @@ export interface Reporter {
   watcher: Watcher;
   /** The keyed client that signed; null for a merchant's AppSecret. */
   client: DirectoryClient | null;
+  /**
+   * The directory the request's signature was checked against: its accounts are read from the same
+   * answer (one read of the version per report on PostgreSQL, where each is a round trip).
+   */
+  directory?: Directory;
 }
 
 export const keyedReporter = (client: DirectoryClient): Reporter => ({ watcher: client, client });
@@ -22,7 +27,7 @@ export const merchantReporter = (pid: number): Reporter => ({ watcher: merchantW
  * from the store's directory: read again only when an account or a keyed client changed.
  */
 export async function reporterAccounts(gw: Gateway, r: Reporter): Promise<DirectoryAccount[]> {
-  const { accounts, clients } = await gw.store.directory();
+  const { accounts, clients } = r.directory ?? (await gw.store.directory());
   return watched(r.watcher, accounts, boundAccounts(clients));
 }
 

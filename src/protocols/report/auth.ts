@@ -57,14 +57,15 @@ export async function accept(gw: Gateway, request: Request, kind: ReportRecord["
 
 /** The report clients of `pid` whose secret signed the parameters (keys are unique: at most one). */
 async function signingClient(gw: Gateway, pid: number, params: Params) {
-  const clients = (await gw.store.directory()).clients.filter((c) => c.kind === "report" && c.pid === pid);
+  const directory = await gw.store.directory();
+  const clients = directory.clients.filter((c) => c.kind === "report" && c.pid === pid);
   // The phones watching the account the report names are tried first: an operator with a phone per
   // account otherwise checked the signature against half of them per report. Keys are unique, so at
   // most one verifies and the order cannot change which.
   const named = Number(params.channel_account_id);
   const first = Number.isInteger(named) && named > 0 ? clients.filter((c) => c.accountIds.includes(named)) : [];
   const signer = first.find((c) => verifyReport(params, c.key)) ?? clients.find((c) => !first.includes(c) && verifyReport(params, c.key));
-  return { exists: clients.length > 0, signer: signer ?? null };
+  return { exists: clients.length > 0, signer: signer ?? null, directory };
 }
 
 async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], pidText: string | null, schema: ParamSchema): Promise<Accepted> {
@@ -80,7 +81,7 @@ async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], 
     merchant = await gw.store.getMerchant(pid);
     if (merchant && !merchant.active) return refuse(ReportCode.Forbidden, "merchant is disabled");
   }
-  const clients = pid === null ? { exists: false, signer: null } : await signingClient(gw, pid, params);
+  const clients = pid === null ? { exists: false, signer: null, directory: undefined } : await signingClient(gw, pid, params);
   if (!merchant && !clients.exists) return refuse(ReportCode.NotFound, `unknown merchant (pid ${pidText})`);
 
   const problem = firstProblem(schema, params);
@@ -88,10 +89,10 @@ async function check(gw: Gateway, request: Request, kind: ReportRecord["kind"], 
   const s = await gw.settings();
   const late = checkTimestamp(params.timestamp, gw.clock.now(), s.int("timestamp_window"), { allowMillis: true });
   if (late) return refuse(ReportCode.BadRequest, late);
-  if (clients.signer) return { ok: true, params, reporter: keyedReporter(clients.signer) };
+  if (clients.signer) return { ok: true, params, reporter: { ...keyedReporter(clients.signer), directory: clients.directory } };
   if (merchant && verifyReport(params, merchant.secret)) {
     if (s.str("report_merchant_secret") !== "1") return refuse(ReportCode.Forbidden, MERCHANT_SECRET_OFF);
-    return { ok: true, params, reporter: merchantReporter(merchant.pid) };
+    return { ok: true, params, reporter: { ...merchantReporter(merchant.pid), directory: clients.directory } };
   }
   return refuse(ReportCode.BadSign, BAD_SIGN_HELP);
 }
