@@ -46,9 +46,8 @@ const normRow = (r: Record<string, unknown>) => JSON.stringify(Object.keys(r).so
 const isCopyAudit = (r: Record<string, unknown>) => r.action === "db.copy";
 
 /**
- * Rows a copy does not carry over as they are: the directory version (migration 034) counts the
- * changes each database saw, so the destination's is its own (its triggers moved it while the
- * accounts and keyed clients were inserted).
+ * Rows a copy does not carry over as they are: the directory version (migration 034) is a value its
+ * own triggers drew as the accounts and keyed clients were inserted into the destination.
  */
 const OWN_ROWS = new Set(["directory_version", "xpay_migrations"]);
 const copiedTables = (path: string) => sqliteTables(path).filter((t) => t !== "directory_version");

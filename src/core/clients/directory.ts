@@ -13,3 +13,23 @@ export function directoryOf(accounts: readonly ChannelAccount[], clients: readon
     ),
   });
 }
+
+/**
+ * A directory read again only when the store's version moved (migration 034), for both adapters.
+ * `version` is read first, then `lists`, so what is kept under a version is never older than it;
+ * two calls that both find it moved both read, and if the answer kept last is not the current
+ * version's the next call reads again. No version (its row deleted by hand): read every time.
+ */
+export function keptDirectory(
+  version: () => Promise<number | null> | number | null,
+  lists: () => Promise<[readonly ChannelAccount[], readonly KeyedClient[]]> | [readonly ChannelAccount[], readonly KeyedClient[]],
+): () => Promise<Directory> {
+  let kept: { version: number; directory: Directory } | null = null;
+  return async () => {
+    const v = await version();
+    if (v !== null && kept?.version === v) return kept.directory;
+    const directory = directoryOf(...(await lists()));
+    kept = v === null ? null : { version: v, directory };
+    return directory;
+  };
+}

@@ -10,8 +10,10 @@
 // push stamps of keyed_clients. `UPDATE OF` names the columns a statement must set for a trigger
 // to be considered at all, so a create's stamp never runs one; the WHEN clause keeps a statement
 // that sets a column to its own value (the heartbeat's COALESCE(enabled)) from moving it.
-const ACCOUNT_COLUMNS = ["pid", "pay_type", "code", "name", "remark", "qrcode", "scheme", "min_amount", "max_amount", "day_amount", "sort", "enabled", "created_at", "report_group"];
-const CLIENT_COLUMNS = ["kind", "pid", "name", "key", "accounts", "created_at"];
+// The columns the directory holds; PostgreSQL's 034 reads the same two lists (a migration's text
+// never changes once shipped, so neither does what it imports from here).
+export const ACCOUNT_COLUMNS = ["pid", "pay_type", "code", "name", "remark", "qrcode", "scheme", "min_amount", "max_amount", "day_amount", "sort", "enabled", "created_at", "report_group"];
+export const CLIENT_COLUMNS = ["kind", "pid", "name", "key", "accounts", "created_at"];
 
 // A new random value, not v + 1: the store compares it for equality only, and a database restored
 // from a backup under a running server must not count back up to a value it has kept an answer under.

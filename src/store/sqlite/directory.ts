@@ -1,9 +1,8 @@
 // The directory of who watches which account (Store.directory), read again only when migration
-// 034's version moved. The triggers move it on every write of what the directory holds, from any
-// connection, so a version read first and the lists read after can only be newer than the version
-// they are kept under: the next call then reads them again, never the other way round.
+// 034's version moved (core/clients/directory.ts keptDirectory says how). The triggers move it on
+// every write of what the directory holds, from any connection.
 import type { Database } from "bun:sqlite";
-import { directoryOf } from "../../core/clients/directory.ts";
+import { keptDirectory } from "../../core/clients/directory.ts";
 import type { Directory } from "../../core/store.ts";
 import { listChannels } from "./channels.ts";
 import { listKeyedClients } from "./keyed-clients.ts";
@@ -11,13 +10,9 @@ import { prepared } from "./statement.ts";
 
 const VERSION = prepared("SELECT v FROM directory_version");
 
-export function directoryReader(db: Database): () => Directory {
-  let kept: { version: number; directory: Directory } | null = null;
-  return () => {
-    const row = VERSION(db).get() as { v: number } | null; // no row (deleted by hand): read every time
-    if (row && kept?.version === row.v) return kept.directory;
-    const directory = directoryOf(listChannels(db), listKeyedClients(db));
-    kept = row ? { version: row.v, directory } : null;
-    return directory;
-  };
+export function directoryReader(db: Database): () => Promise<Directory> {
+  return keptDirectory(
+    () => (VERSION(db).get() as { v: number } | null)?.v ?? null,
+    () => [listChannels(db), listKeyedClients(db)],
+  );
 }

@@ -259,8 +259,8 @@ export class SqliteStore implements Store {
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);
   listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(this.db);
-  #directory?: () => Directory;
-  directory: Store["directory"] = async () => (this.#directory ??= directoryReader(this.db))();
+  #directory?: () => Promise<Directory>;
+  directory: Store["directory"] = () => (this.#directory ??= directoryReader(this.db))();
   getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(this.db, id);
   bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(this.db, id, accounts);
   removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(this.db, id);

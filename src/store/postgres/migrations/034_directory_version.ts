@@ -5,8 +5,7 @@
 // sees it: a phone removed through one stops verifying on all at once. Row triggers with the same
 // WHEN as SQLite's: a statement that sets a column to the value it has (the heartbeat's
 // COALESCE(enabled)) moves nothing, and a create's stamp (use_seq) is not in UPDATE OF at all.
-const ACCOUNT_COLUMNS = ["pid", "pay_type", "code", "name", "remark", "qrcode", "scheme", "min_amount", "max_amount", "day_amount", "sort", "enabled", "created_at", "report_group"];
-const CLIENT_COLUMNS = ["kind", "pid", "name", "key", "accounts", "created_at"];
+import { ACCOUNT_COLUMNS, CLIENT_COLUMNS } from "../../migrations/034_directory_version.ts";
 
 const triggers = (table: string, cols: string[]) => `
 CREATE TRIGGER ${table}_directory_insert AFTER INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION directory_changed();
