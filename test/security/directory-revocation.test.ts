@@ -57,3 +57,24 @@ test("a phone added or rebound by another process is seen by its first report", 
   other.exec("UPDATE keyed_clients SET accounts = '' WHERE name = 'tablet'");
   expect((await pay(order, NEW_KEY)).body.data).toMatchObject({ outcome: "matched", trade_no: order.trade_no });
 });
+
+test("a V免签 phone removed or re-keyed by another process is refused from its next request on", async () => {
+  const { appHeartUrl, appPushUrl, get, KEY, md5 } = await import("../vmq/clients.ts");
+  const added = await h.gw.store.addKeyedClient({ kind: "vmq", pid: 1001, name: "vphone", key: KEY, accountIds: [], now: h.clock.now() });
+  expect(added.kind).toBe("added");
+  const t = () => String(h.clock.nowMs());
+  expect((await get(h, appHeartUrl(t()))).body.code).toBe(1); // the directory is read and kept
+  const state = await get(h, `http://localhost/getState?t=${t()}&sign=${md5(t() + KEY)}`);
+  expect(state.body.data).toMatchObject({ lastheart: String(h.clock.now()), jkstate: "1" }); // the stamps, read for the signer
+  const NEW = "5c6b4d3e2f1a0b9c8d7e6f5a4b3c2d1e";
+  other.query("UPDATE keyed_clients SET key = $k WHERE name = 'vphone'").run({ k: NEW });
+  h.clock.advance(1);
+  const old = await get(h, appPushUrl(t(), 2, 10));
+  expect(old.body.code).toBe(-1); // the old key no longer signs
+  expect(await h.gw.store.listReports({ outcome: "matched" })).toHaveLength(0);
+  expect((await get(h, appHeartUrl(t(), NEW))).body.code).toBe(1); // the new one does, at once
+  other.exec("DELETE FROM keyed_clients WHERE name = 'vphone'");
+  h.clock.advance(1);
+  expect((await get(h, appHeartUrl(t(), NEW))).body.code).toBe(-1);
+  expect((await get(h, `http://localhost/getState?t=${t()}&sign=${md5(t() + NEW)}`)).body.code).toBe(-1);
+});

@@ -6,7 +6,7 @@
 // gets nowhere; the merchant routes only count theirs, like the other merchant families.
 import type { Gateway } from "../../core/gateway.ts";
 import { recordRefusal } from "../../core/refusals.ts";
-import type { ReportRecord, KeyedClient } from "../../core/store.ts";
+import type { DirectoryClient, ReportRecord } from "../../core/store.ts";
 import { type AuthGate, authGate } from "../auth-gate.ts";
 import { json, peerIp } from "../http.ts";
 import { type Params, readParams } from "../params.ts";
@@ -30,7 +30,7 @@ export interface Refusal {
   reason: string;
   /** Counted against the address (false for a replayed heartbeat that did carry a valid signature). */
   counts?: boolean;
-  client?: KeyedClient | null;
+  client?: DirectoryClient | null;
 }
 
 export class VmqRoute {
@@ -71,9 +71,14 @@ export class VmqRoute {
     return reply(fail(r.msg));
   }
 
-  /** The client whose key signs `text`, among every V免签 client (the other kinds never sign here). */
-  async client(text: string, sign: string | undefined): Promise<KeyedClient | null> {
-    return clientBySign((await this.gw.store.listKeyedClients()).filter((c) => c.kind === "vmq"), text, sign);
+  /**
+   * The client whose key signs `text`, among every V免签 client (the other kinds never sign here),
+   * from the store's directory: read again only when a client or an account changed, so a phone
+   * removed or rebound by any process is seen by its very next request. Its heartbeat and push
+   * stamps are not in it (getState reads them for the one client that signed).
+   */
+  async client(text: string, sign: string | undefined): Promise<DirectoryClient | null> {
+    return clientBySign((await this.gw.store.directory()).clients.filter((c) => c.kind === "vmq"), text, sign);
   }
 }
 

@@ -13,7 +13,8 @@ export async function getState(gw: Gateway, request: Request): Promise<Response>
   if (p instanceof Response) return p;
   const gone = missing(p, ["t", "sign"]);
   if (gone) return route.refuse({ msg: Msg.BadSign, reason: gone });
-  const client = await route.client(heartText(p.t!), p.sign);
+  const signer = await route.client(heartText(p.t!), p.sign);
+  const client = signer && (await gw.store.getKeyedClient(signer.id)); // the stamps: not in the directory
   if (!client) return route.refuse({ msg: Msg.BadSign, reason: "signature mismatch: sign = md5(t + key)" });
   if (!checkAppTime(p.t!, gw.clock.nowMs(), await vmqWindow(gw), { allowSeconds: true })) {
     return route.refuse({ msg: Msg.ClockWrong, reason: "t must be Unix seconds (10 digits) or milliseconds (13 digits) within the vmq_time_window setting" });
