@@ -68,3 +68,16 @@ test("every change of what it holds moves the version, and the next answer is re
   await moved("client removed", () => s.removeKeyedClient(id));
   expect(version()).toBe(v);
 });
+
+test("every column of the accounts and keyed clients either moves the version or is a stamp the directory leaves out", async () => {
+  // A later migration that adds a column the directory holds must add it to 034's triggers (a new
+  // migration's own), or the kept answer would go stale when only that column changes.
+  const { ACCOUNT_COLUMNS, CLIENT_COLUMNS } = await import("../../src/store/migrations/034_directory_version.ts");
+  const columns = (t: string) => (db.query(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((r) => r.name).filter((c) => c !== "id");
+  expect(columns("channel_accounts").filter((c) => !ACCOUNT_COLUMNS.includes(c))).toEqual(["use_seq", "last_seen_at"]);
+  expect(columns("keyed_clients").filter((c) => !CLIENT_COLUMNS.includes(c))).toEqual(["last_heart_t", "last_heart_at", "last_push_at"]);
+  const directory = await h.gw.store.directory();
+  // And the directory's own fields are exactly the rest (no stamp read from it).
+  expect(Object.keys(directory.accounts[0]!).sort()).not.toContain("useSeq");
+  expect(Object.keys(directory.accounts[0]!).sort()).not.toContain("lastSeenAt");
+});
