@@ -86,6 +86,13 @@ function fits(a: CandidateAccount, amount: number, now: number, p: AllocationPol
 /** How many payable amounts a create reads first (most find a free one there); PostgreSQL's create function reads the same. */
 export const NEAR = 16;
 
+/**
+ * How the stores read the taken amounts of a range: a walk of the orders of the range while it
+ * holds at most this many an amount, else each amount looked up among the orders that still hold
+ * it (a lookup costs about ten entries walked). PostgreSQL's create function (035) reads the same.
+ */
+export const WALK_PER_AMOUNT = 8;
+
 /** Builds the rule for one order; the store calls it with a view inside its transaction. */
 export function allocationRule(o: { pid: number; payType: string; amount: number; now: number; dayStart: number }, p: AllocationPolicy): AllocationRule {
   // The taken amounts are read for the first NEAR candidates, and for the whole offset range only

@@ -1,6 +1,6 @@
 // Receiving accounts on PostgreSQL, and the allocation view the create unit gives the core's rule.
 import type { SQL } from "bun";
-import type { AllocationView, CandidateAccount } from "../../core/allocation.ts";
+import { type AllocationView, type CandidateAccount, WALK_PER_AMOUNT } from "../../core/allocation.ts";
 import type { ChannelInput } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
 import { toChannel } from "../rows.ts";
@@ -85,12 +85,22 @@ async function claim(sql: SQL, id: number, payType: string): Promise<{ ok: boole
   return { ok, locked: rows.length > 0 };
 }
 
+/**
+ * The held amounts of the group in the range, as SQLite's takenTradeAmounts reads them: a walk of
+ * the range while it holds at most WALK_PER_AMOUNT orders an amount, else each amount looked up
+ * (orders_slot's third column is until when an order holds its amount, migration 035).
+ */
 async function takenTradeAmounts(sql: SQL, accountId: number, unpaidSince: number, range: { min: number; max: number }): Promise<Set<number>> {
   // What holds a slot is stated once (slots.ts), for this search and the operator's view alike.
-  const rows = await sql`
-    SELECT trade_amount FROM orders
-    WHERE account_id IN (${groupMembers(sql, accountId)}) AND trade_amount BETWEEN ${range.min} AND ${range.max} AND ${slotHeld(sql, unpaidSince)}`;
-  return new Set(rows.map((r: Row) => Number(r.trade_amount)));
+  const cap = WALK_PER_AMOUNT * (range.max - range.min + 1);
+  const walked = await sql`
+    SELECT trade_amount, ${slotHeld(sql, unpaidSince)} AS held FROM orders
+    WHERE account_id IN (${groupMembers(sql, accountId)}) AND trade_amount BETWEEN ${range.min} AND ${range.max} LIMIT ${cap}`;
+  if (walked.length < cap) return new Set(walked.filter((r: Row) => r.held).map((r: Row) => Number(r.trade_amount)));
+  const held = await sql`
+    SELECT x FROM generate_series(${range.min}::bigint, ${range.max}::bigint) x
+    WHERE EXISTS (SELECT 1 FROM orders WHERE account_id IN (${groupMembers(sql, accountId)}) AND trade_amount = x AND ${slotHeld(sql, unpaidSince)})`;
+  return new Set(held.map((r: Row) => Number(r.x)));
 }
 
 /** Every amount of the range: what an account another create holds looks like to the rule (full). */

@@ -9,6 +9,7 @@ import type { Reason } from "../../core/reasons.ts";
 import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toOrder } from "../rows.ts";
+import { slotHeld } from "./slots.ts";
 import { listChannels } from "./channels.ts";
 import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";
@@ -23,10 +24,7 @@ type Row = Record<string, unknown>;
 async function ordersByTradeAmount(tx: SQL, accountIds: number[], tradeAmount: number, since: number): Promise<Order[]> {
   if (accountIds.length === 0) return [];
   const rows = await tx`
-    SELECT * FROM orders WHERE account_id = ANY(${accountIds.map((id) => Math.trunc(id))}::bigint[]) AND trade_amount = ${tradeAmount} AND (
-      status IN (1, 4) AND expire_time >= ${since}
-      OR status = 3 AND closed_at >= ${since}
-      OR status = 2 AND paid_at >= ${since})`;
+    SELECT * FROM orders WHERE account_id = ANY(${accountIds.map((id) => Math.trunc(id))}::bigint[]) AND trade_amount = ${tradeAmount} AND ${slotHeld(tx, since)}`;
   return rows.map(toOrder);
 }
 

@@ -12,15 +12,12 @@ type Row = Record<string, unknown>;
 /**
  * Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
  * late payment is never credited to a newer order with the same amount, and paid, so a report of
- * the same payment sent again reads "already paid" instead of paying the next order. Every column
- * is in the orders_slot index (migrations 003, 004).
+ * the same payment sent again reads "already paid" instead of paying the next order. Written as
+ * until when an order holds it (SQLite's HELD_UNTIL), the expression orders_slot indexes after the
+ * account and the amount (migration 035): an exact amount is a seek to the orders that hold it.
  */
 export function slotHeld(sql: SQL, unpaidSince: number) {
-  return sql`(
-    (status = 1 AND expire_time >= ${unpaidSince})
-    OR (status = 4 AND expire_time >= ${unpaidSince})
-    OR (status = 3 AND closed_at >= ${unpaidSince})
-    OR (status = 2 AND paid_at >= ${unpaidSince}))`;
+  return sql`(CASE status WHEN 1 THEN expire_time WHEN 4 THEN expire_time WHEN 3 THEN closed_at WHEN 2 THEN paid_at END >= ${unpaidSince})`;
 }
 
 export function postgresSlots(db: () => Promise<SQL>): SlotStore {

@@ -6,6 +6,8 @@ import type { MatchView } from "../../core/report-match.ts";
 import type { Reason } from "../../core/reasons.ts";
 import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import { listChannels } from "./channels.ts";
+import { SLOT_HELD } from "./slots.ts";
+import { prepared } from "./statement.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
@@ -16,20 +18,19 @@ import { DUPLICATE_REASON, reasonColumns, REPLAYED } from "../report-reasons.ts"
 
 type Row = Record<string, unknown>;
 
+/** The orders of the report's accounts that hold its exact amount: a seek in orders_slot (migration 035). Exported for the plan test. */
+export const ordersByAmountSql = () =>
+  `SELECT * FROM orders INDEXED BY orders_slot WHERE account_id IN (SELECT value FROM json_each($ids)) AND trade_amount = $amount AND ${SLOT_HELD}`;
+
+const ORDERS_BY_AMOUNT = prepared(ordersByAmountSql);
+
 function view(db: Database): MatchView {
   return {
     accounts: (pid) => (pid === null ? listChannels(db) : listChannels(db, { usableBy: pid })),
     ordersByTradeAmount: (accountIds, tradeAmount, since) => {
       if (accountIds.length === 0) return [];
       // The ids are bound (one statement, prepared once, whatever the accounts), not inlined.
-      const rows = db
-        .query(
-          `SELECT * FROM orders INDEXED BY orders_slot WHERE account_id IN (SELECT value FROM json_each($ids)) AND trade_amount = $amount AND (
-             status IN (1, 4) AND expire_time >= $since
-             OR status = 3 AND closed_at >= $since
-             OR status = 2 AND paid_at >= $since)`,
-        )
-        .all({ ids: JSON.stringify(accountIds), amount: tradeAmount, since }) as Row[];
+      const rows = ORDERS_BY_AMOUNT(db).all({ ids: JSON.stringify(accountIds), amount: tradeAmount, unpaid_since: since }) as Row[];
       return rows.map(toOrder);
     },
     orderByTradeNo: (tradeNo) => getOrder(db, tradeNo),

@@ -7,16 +7,22 @@ import { toHeldSlot } from "../rows.ts";
 import { GROUP_MEMBERS } from "./channels.ts";
 
 /**
+ * Until when an order holds its payable amount: pending and timed-out orders until their expiry,
+ * closed ones until they were closed, paid ones until they were paid, each for the match window
+ * after it; a failed order never. orders_slot indexes this expression after the account and the
+ * amount (migration 035), so an exact amount is looked up among the orders that still hold it
+ * however many ended orders share it. The text must stay the index's, word for word: SQLite uses
+ * an index on an expression only for the same expression (test/store/slot-plans.test.ts).
+ */
+export const HELD_UNTIL = "CASE status WHEN 1 THEN expire_time WHEN 4 THEN expire_time WHEN 3 THEN closed_at WHEN 2 THEN paid_at END";
+
+/**
  * Pending orders hold their slot; so do orders that ended within the match window: unpaid, so a
  * late payment is never credited to a newer order with the same amount, and paid, so a report of
- * the same payment sent again reads "already paid" instead of paying the next order. Every column
- * is in the orders_slot index (migrations 003, 004). Binds `$unpaid_since`.
+ * the same payment sent again reads "already paid" instead of paying the next order. Binds
+ * `$unpaid_since`.
  */
-export const SLOT_HELD = `(
-  (status = 1 AND expire_time >= $unpaid_since)
-  OR (status = 4 AND expire_time >= $unpaid_since)
-  OR (status = 3 AND closed_at >= $unpaid_since)
-  OR (status = 2 AND paid_at >= $unpaid_since))`;
+export const SLOT_HELD = `(${HELD_UNTIL} >= $unpaid_since)`;
 
 /**
  * SLOT_HELD in a form the time indexes serve, as two arms: orders_expiry (status, expire_time) for

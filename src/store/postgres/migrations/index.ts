@@ -27,6 +27,7 @@ import ordersSeq from "./031_orders_seq.ts";
 import createCosts from "./032_create_costs.ts";
 import accountPages from "./033_account_pages.ts";
 import directoryVersion from "./034_directory_version.ts";
+import slotHeldUntil from "./035_slot_held_until.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -64,4 +65,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 32, name: "create_costs", sql: createCosts },
   { version: 33, name: "account_pages", sql: accountPages },
   { version: 34, name: "directory_version", sql: directoryVersion },
+  { version: 35, name: "slot_held_until", sql: slotHeldUntil },
 ];
