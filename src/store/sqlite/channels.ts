@@ -150,7 +150,7 @@ export function groupMembers(db: Database, accountId: number): number[] {
  * Two ways, one answer. The walk reads every order of the range in orders_slot, held or not: the
  * cheapest when amounts are spread (a few orders an amount). Where a shop sells at one price, its
  * amounts gather every ended order, and the walk grew with them (400,000 paid orders on 16 accounts
- * at five amounts: 880 µs a create, against 75; bench/hot-price.ts). So the walk stops after
+ * at five amounts: 507 µs a create against 73 on a new shop, 107 now; bench/hot-price.ts). So the walk stops after
  * WALK_PER_AMOUNT (core/allocation.ts) entries an amount of the range, and the amounts are then
  * looked up one by one, each a seek to the orders that still hold it (HELD_UNTIL is indexed after
  * the amount, 035). The walk's limit is an expression of the range: a bound `LIMIT $n` made SQLite
