@@ -66,8 +66,13 @@ export function offsetLimit(amount: number, p: Pick<AllocationPolicy, "maxOffset
 
 /** The first free amount: amount, amount-1, ... (or upwards), at most maxOffset cents away, never <= 0. */
 export function chooseTradeAmount(amount: number, taken: Set<number>, maxOffset: number, direction: "down" | "up"): number | null {
+  return firstFree(amount, taken, 0, maxOffset, direction);
+}
+
+/** chooseTradeAmount over the offsets from..to only (`taken` need hold no other amounts). */
+function firstFree(amount: number, taken: Set<number>, from: number, to: number, direction: "down" | "up"): number | null {
   const step = direction === "down" ? -1 : 1;
-  for (let i = 0; i <= maxOffset; i++) {
+  for (let i = from; i <= to; i++) {
     const candidate = amount + i * step;
     if (candidate <= 0) break;
     if (!taken.has(candidate)) return candidate;
@@ -95,13 +100,18 @@ export const WALK_PER_AMOUNT = 8;
 
 /** Builds the rule for one order; the store calls it with a view inside its transaction. */
 export function allocationRule(o: { pid: number; payType: string; amount: number; now: number; dayStart: number }, p: AllocationPolicy): AllocationRule {
-  // The taken amounts are read for the first NEAR candidates, and for the whole offset range only
-  // when those are all taken: most creates find a free amount there, whatever max_offset is.
-  const range = (offset: number) => {
-    const far = o.amount + (p.direction === "down" ? -offset : offset);
-    return { min: Math.min(o.amount, far), max: Math.max(o.amount, far) };
+  // The taken amounts are read for the first NEAR candidates (most creates find a free amount
+  // there, whatever max_offset is), and only when those are all taken for the next ones, in reads
+  // four times as wide each time: a run of taken amounts at a busy price is passed in a few reads,
+  // each bounded by its width (a store reads a range by amount once it holds many orders an amount).
+  const step = p.direction === "down" ? -1 : 1;
+  const range = (from: number, to: number) => {
+    const [a, b] = [o.amount + from * step, o.amount + to * step];
+    return { min: Math.min(a, b), max: Math.max(a, b) };
   };
   const maxOffset = offsetLimit(o.amount, p);
+  // Down, no amount below 0.01: the offsets past amount - 1 are never read.
+  const lastOffset = p.direction === "down" ? Math.min(maxOffset, o.amount - 1) : maxOffset;
   const near = Math.min(maxOffset, NEAR);
   const request: AllocationRequest = { ...o, policy: { ...p }, maxOffset, onlyAccountId: null };
   const rule = (view: AllocationView): Allocation => {
@@ -117,9 +127,10 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
         continue;
       }
       const since = o.now - p.matchWindow;
-      let tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(near)), near, p.direction);
-      if (tradeAmount === null && maxOffset > near) {
-        tradeAmount = chooseTradeAmount(o.amount, view.takenTradeAmounts(a.id, since, range(maxOffset)), maxOffset, p.direction);
+      let tradeAmount: number | null = null;
+      for (let from = 0, width = near + 1; tradeAmount === null && from <= lastOffset; from += width, width *= 4) {
+        const to = Math.min(lastOffset, from + width - 1);
+        tradeAmount = firstFree(o.amount, view.takenTradeAmounts(a.id, since, range(from, to)), from, to, p.direction);
       }
       if (tradeAmount !== null) return { ok: true, account: a, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";
