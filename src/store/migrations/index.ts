@@ -28,6 +28,7 @@ import createCosts from "./032_create_costs.ts";
 import accountPages from "./033_account_pages.ts";
 import directoryVersion from "./034_directory_version.ts";
 import slotHeldUntil from "./035_slot_held_until.ts";
+import freeAmountWidening from "./036_free_amount_widening.ts";
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 33, name: "account_pages", sql: accountPages },
   { version: 34, name: "directory_version", sql: directoryVersion },
   { version: 35, name: "slot_held_until", sql: slotHeldUntil },
+  { version: 36, name: "free_amount_widening", sql: freeAmountWidening },
 ];

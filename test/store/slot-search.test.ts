@@ -1,0 +1,50 @@
+// The allocator's slot search reads a range two ways (store/sqlite/channels.ts takenTradeAmounts):
+// a walk of its orders while it holds at most WALK_PER_AMOUNT an amount, else a lookup of each
+// amount; a create that found an account too full to walk looks its next ranges up at once. On
+// random orders, sparse and dense amounts in every state, every way answers what a check of each
+// order against the rule (HELD_UNTIL >= since, as written in slots.ts) answers.
+import { expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { WALK_PER_AMOUNT } from "../../src/core/allocation.ts";
+import { migrate } from "../../src/store/migrate.ts";
+import { takenTradeAmounts } from "../../src/store/sqlite/channels.ts";
+
+test("walked, looked up or remembered dense, the taken amounts are the held orders' amounts", () => {
+  const db = new Database(":memory:", { strict: true });
+  migrate(db);
+  db.exec("INSERT INTO merchants (pid, name, secret, created_at) VALUES (1001, 'Shop', 'secret', 0)");
+  for (const id of [1, 2]) db.query("INSERT INTO channel_accounts (id, pid, pay_type, code, name, qrcode, created_at) VALUES ($id, 0, 'alipay', $code, 'A', 'https://qr.alipay.com/x', 0)").run({ id, code: `a${id}` });
+  let seed = 7;
+  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  const insert = db.query(`INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, trade_amount, account_id, status, created_at, expire_time, paid_at, closed_at)
+    VALUES ($t, 1001, $t, 'native', 'alipay', 'VIP', 1000, $ta, $a, $s, 0, $e, $p, $c)`);
+  const orders: { a: number; ta: number; s: number; e: number; p: number | null; c: number | null }[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // Half the orders on three amounts (a shop's prices), the rest spread over 900 amounts.
+    const ta = i % 2 === 0 ? 1000 + rnd(3) : 1000 + rnd(900);
+    const s = 1 + rnd(5);
+    const e = rnd(2000);
+    const o = { a: 1 + rnd(2), ta, s, e, p: s === 2 ? e - rnd(100) : null, c: s === 3 ? e - rnd(100) : null };
+    orders.push(o);
+    insert.run({ t: `T${i}`, ta: o.ta, a: o.a, s: o.s, e: o.e, p: o.p, c: o.c });
+  }
+  const heldUntil = (o: (typeof orders)[number]) => (o.s === 1 || o.s === 4 ? o.e : o.s === 3 ? o.c : o.s === 2 ? o.p : null);
+  let walkedSome = false;
+  let lookedUpSome = false;
+  for (let k = 0; k < 200; k++) {
+    const account = 1 + rnd(2);
+    const since = rnd(2000);
+    const min = 995 + rnd(40);
+    const range = { min, max: min + rnd(60) };
+    const want = new Set(orders.filter((o) => o.a === account && o.ta >= range.min && o.ta <= range.max && (heldUntil(o) ?? -1) >= since).map((o) => o.ta));
+    const inRange = orders.filter((o) => o.a === account && o.ta >= range.min && o.ta <= range.max).length;
+    if (inRange < WALK_PER_AMOUNT * (range.max - range.min + 1)) walkedSome = true;
+    else lookedUpSome = true;
+    const dense = new Set<number>();
+    expect([...takenTradeAmounts(db, [account], since, range, dense)].sort()).toEqual([...want].sort());
+    expect(dense.has(account)).toBe(inRange >= WALK_PER_AMOUNT * (range.max - range.min + 1));
+    // Remembered dense (a create's next range after a full one): looked up at once, the same answer.
+    expect([...takenTradeAmounts(db, [account], since, range, new Set([account]))].sort()).toEqual([...want].sort());
+  }
+  expect(walkedSome && lookedUpSome).toBe(true);
+});
