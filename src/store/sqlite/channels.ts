@@ -165,25 +165,18 @@ export const takenByAmountSql = () => `WITH RECURSIVE amounts(x) AS (SELECT $min
 const TAKEN = prepared(takenSql);
 const TAKEN_BY_AMOUNT = prepared(takenByAmountSql);
 
-/**
- * The amounts held on the report group `members` (groupMembers) within the range, read by the
- * allocator. `dense`: the accounts a walk found too full, kept by the caller for one create, whose
- * next ranges (the allocator's wider reads past a full one) are looked up amount by amount at once.
- */
-export function takenTradeAmounts(db: Database, members: readonly number[], unpaidSince: number, range: { min: number; max: number }, dense?: Set<number>): Set<number> {
+/** The amounts held on the report group `members` (groupMembers) within the range, read by the allocator. */
+export function takenTradeAmounts(db: Database, members: readonly number[], unpaidSince: number, range: { min: number; max: number }): Set<number> {
   const taken = new Set<number>();
   const cap = WALK_PER_AMOUNT * (range.max - range.min + 1);
   for (const account of members) {
     const bind = { account, unpaid_since: unpaidSince, min: range.min, max: range.max };
-    if (!dense?.has(account)) {
-      const [[walked, held]] = TAKEN(db).values(bind) as [[number, string | null]];
-      if (walked < cap) {
-        if (held !== null) for (const amount of held.split(",")) taken.add(Number(amount));
-        continue;
-      }
-      dense?.add(account);
+    const [[walked, held]] = TAKEN(db).values(bind) as [[number, string | null]];
+    if (walked < cap) {
+      if (held !== null) for (const amount of held.split(",")) taken.add(Number(amount));
+    } else {
+      for (const [amount] of TAKEN_BY_AMOUNT(db).values(bind) as [number][]) taken.add(Number(amount));
     }
-    for (const [amount] of TAKEN_BY_AMOUNT(db).values(bind) as [number][]) taken.add(Number(amount));
   }
   return taken;
 }

@@ -34,13 +34,10 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 }
 
 function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
-  // Accounts whose range this create found too full of orders to walk: its next, wider reads look
-  // each amount up at once (channels.ts takenTradeAmounts).
-  const dense = new Set<number>();
   return {
     candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
     takenTradeAmounts: (accountId, since, range) =>
-      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range, dense),
+      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range),
   };
 }
 
