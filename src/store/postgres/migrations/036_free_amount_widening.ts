@@ -4,7 +4,8 @@
 // it holds at most eight orders an amount, else looks its amounts up one by one, nearest first, and
 // stops at the first free one: a shop's busy price gathers its ended orders on a few amounts, and
 // the reads past them are walked again (a memory of the full read, looking every later amount up,
-// measured slower). The amount chosen is the same (test/pg/create-function.test.ts holds it equal
+// measured slower). The walk reads one account at a time in the index's order, so that it stops at
+// its limit whatever plan statistics suggest (below). The amount chosen is the same (test/pg/create-function.test.ts holds it equal
 // to the rule's).
 export default `
 CREATE OR REPLACE FUNCTION xpay_free_amount(p_group BIGINT[], p_amount BIGINT, p_step INTEGER, p_near BIGINT, p_max_offset BIGINT, p_unpaid_since BIGINT)
@@ -23,10 +24,15 @@ BEGIN
     v_to := LEAST(v_last, v_from + v_width - 1);
     v_lo := LEAST(p_amount + p_step * v_from, p_amount + p_step * v_to);
     v_hi := GREATEST(p_amount + p_step * v_from, p_amount + p_step * v_to);
-    -- Every order of the range, at most eight an amount: the amount when it still holds it (slots.ts slotHeld), else NULL.
-    v_walk := ARRAY(SELECT CASE WHEN CASE o.status WHEN 1 THEN o.expire_time WHEN 4 THEN o.expire_time WHEN 3 THEN o.closed_at WHEN 2 THEN o.paid_at END >= p_unpaid_since
-                                THEN o.trade_amount END
-      FROM orders o WHERE o.account_id = ANY (p_group) AND o.trade_amount BETWEEN v_lo AND v_hi LIMIT 8 * (v_hi - v_lo + 1));
+    -- Every order of the range, at most eight an amount: the amount when it still holds it (slots.ts
+    -- slotHeld), else NULL. One account at a time, in the index's order: with statistics, the
+    -- planner read a range of the group as a bitmap, which takes every entry before the limit
+    -- applies (25 000 entries, 3.5 ms, at a busy price); in order, the scan stops at the limit.
+    v_walk := ARRAY(SELECT w.x FROM unnest(p_group) g(id) CROSS JOIN LATERAL (
+        SELECT CASE WHEN CASE o.status WHEN 1 THEN o.expire_time WHEN 4 THEN o.expire_time WHEN 3 THEN o.closed_at WHEN 2 THEN o.paid_at END >= p_unpaid_since
+                    THEN o.trade_amount END AS x
+        FROM orders o WHERE o.account_id = g.id AND o.trade_amount BETWEEN v_lo AND v_hi ORDER BY o.trade_amount LIMIT 8 * (v_hi - v_lo + 1)) w
+      LIMIT 8 * (v_hi - v_lo + 1));
     IF cardinality(v_walk) >= 8 * (v_hi - v_lo + 1) THEN
       FOR i IN v_from..v_to LOOP
         v_x := p_amount + p_step * i;
