@@ -17,8 +17,11 @@ type Row = Record<string, unknown>;
  * account and the amount (migration 035): an exact amount is a seek to the orders that hold it.
  */
 export function slotHeld(sql: SQL, unpaidSince: number) {
-  return sql`(CASE status WHEN 1 THEN expire_time WHEN 4 THEN expire_time WHEN 3 THEN closed_at WHEN 2 THEN paid_at END >= ${unpaidSince})`;
+  return sql`(${heldUntil(sql)} >= ${unpaidSince})`;
 }
+
+/** Until when an order holds its amount: orders_slot's third column (035). */
+export const heldUntil = (sql: SQL) => sql`CASE status WHEN 1 THEN expire_time WHEN 4 THEN expire_time WHEN 3 THEN closed_at WHEN 2 THEN paid_at END`;
 
 export function postgresSlots(db: () => Promise<SQL>): SlotStore {
   return {
