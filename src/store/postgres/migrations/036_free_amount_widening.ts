@@ -4,9 +4,9 @@
 // it holds at most eight orders an amount, else looks its amounts up one by one, nearest first, and
 // stops at the first free one: a shop's busy price gathers its ended orders on a few amounts, and
 // the reads past them are walked again (a memory of the full read, looking every later amount up,
-// measured slower). The walk reads one account at a time in the index's order, so that it stops at
-// its limit whatever plan statistics suggest (below). The amount chosen is the same (test/pg/create-function.test.ts holds it equal
-// to the rule's).
+// measured slower). The walk and the lookups read one account at a time in the index's order, so
+// that each stops at its limit whatever the statistics suggest (below). The amount chosen is the
+// same (test/pg/create-function.test.ts holds it equal to the rule's).
 export default `
 CREATE OR REPLACE FUNCTION xpay_free_amount(p_group BIGINT[], p_amount BIGINT, p_step INTEGER, p_near BIGINT, p_max_offset BIGINT, p_unpaid_since BIGINT)
 RETURNS BIGINT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
