@@ -94,7 +94,7 @@ export const NEAR = 16;
 /**
  * How the stores read the taken amounts of a range: a walk of the orders of the range while it
  * holds at most this many an amount, else each amount looked up among the orders that still hold
- * it (a lookup costs about ten entries walked). PostgreSQL's create function (035) reads the same.
+ * it (a lookup costs about ten entries walked). PostgreSQL's create function (035, 036) reads the same.
  */
 export const WALK_PER_AMOUNT = 8;
 
