@@ -1,7 +1,7 @@
 // The signing rules of every wire family, written once: MD5 with an appended secret (native,
 // epay V1, hash, report), RSA-SHA256 (epay V2) and HMAC-SHA256 (SmsForwarder's webhook). Every
 // signer has its verifier beside it.
-import { createHash, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, timingSafeEqual, type KeyObject } from "node:crypto";
+import { createHmac, createPrivateKey, createPublicKey, createSign, createVerify, timingSafeEqual, type KeyObject } from "node:crypto";
 
 export type SignableValue = string | number | bigint | boolean | null | undefined;
 export type Signable = Record<string, SignableValue>;
@@ -12,12 +12,16 @@ export type Signable = Record<string, SignableValue>;
  * (see md5Verify).
  */
 export function canonicalString(params: Signable, excluded: readonly string[], o: { keepEmpty?: boolean } = {}): string {
-  const keys = Object.keys(params)
-    .filter((k) => !excluded.includes(k) && (o.keepEmpty || !isEmpty(params[k])))
-    // The default sort compares UTF-16 code units, which for the ASCII keys of every family is
-    // PHP ksort's byte order (test/money/signing.test.ts holds it to that).
-    .sort();
-  return keys.map((k) => `${k}=${String(params[k] ?? "")}`).join("&");
+  // Loops rather than filter/map/join: this runs twice a create (the check and the answer's sign),
+  // and the chain cost twice as much (0.9 against 0.45 µs).
+  const keys: string[] = [];
+  for (const k of Object.keys(params)) if ((o.keepEmpty || !isEmpty(params[k])) && !excluded.includes(k)) keys.push(k);
+  // The default sort compares UTF-16 code units, which for the ASCII keys of every family is
+  // PHP ksort's byte order (test/money/signing.test.ts holds it to that).
+  keys.sort();
+  let text = "";
+  for (let i = 0; i < keys.length; i++) text += `${i === 0 ? "" : "&"}${keys[i]}=${String(params[keys[i]!] ?? "")}`;
+  return text;
 }
 
 function isEmpty(v: SignableValue): boolean {
@@ -35,8 +39,9 @@ export function nonEmpty(fields: Record<string, string>): Record<string, string>
   return out;
 }
 
+/** MD5 of the UTF-8 bytes of `text`, lower-case hex (Bun's one-shot hash: 0.34 µs against 0.54 through node:crypto). */
 export function md5Hex(text: string): string {
-  return createHash("md5").update(text, "utf8").digest("hex");
+  return Bun.MD5.hash(text, "hex");
 }
 
 export function md5Sign(params: Signable, secret: string, excluded: readonly string[], o: { keepEmpty?: boolean } = {}): string {
@@ -81,8 +86,7 @@ export function md5Verify(params: Signable, secret: string, signatureField: stri
   const given = params[signatureField];
   if (typeof given !== "string" || given.length !== 32) return false;
   const spec = safeEqual(md5Sign(params, secret, excluded), given);
-  const hasEmpty = Object.keys(params).some((k) => !excluded.includes(k) && isEmpty(params[k]));
-  if (!o.alsoKeptEmpty || !hasEmpty) return spec;
+  if (!o.alsoKeptEmpty || !Object.keys(params).some((k) => !excluded.includes(k) && isEmpty(params[k]))) return spec;
   const kept = safeEqual(md5Sign(params, secret, excluded, { keepEmpty: true }), given);
   return spec || kept;
 }
