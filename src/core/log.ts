@@ -19,7 +19,8 @@ export function maskValue(key: string, value: unknown): unknown {
 
 export function mask(fields: LogFields): LogFields {
   const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) {
+  for (const k of Object.keys(fields)) {
+    const v = fields[k];
     out[k] = v !== null && typeof v === "object" && !Array.isArray(v) ? mask(v as LogFields) : maskValue(k, v);
   }
   return out;
@@ -39,7 +40,11 @@ export function maskUrlPath(pathWithQuery: string): string {
  * line and paragraph separators) as escapes, so a stranger's text (a login name, an order name, a
  * report field) can neither start a forged line or row nor send the terminal escape sequences.
  */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 export function printable(text: string): string {
+  // Most texts (every access-log line's five) have none: a test is cheaper than a replace.
+  if (!CONTROL.test(text)) return text;
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
     c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

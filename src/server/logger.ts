@@ -45,9 +45,14 @@ export function createLogger(format: LogFormat, write: ((line: string) => void) 
     const at = pc.dim(clock.clockOf(now, log.timeZone));
     if (text !== undefined) return write(`${at} ${text}`);
     if (level === "warn" && typeof safe.message === "string") return write(`${at} ${pc.yellow("warning:")} ${printable(safe.message)}`);
-    const parts = Object.entries(safe).map(([k, v]) => `${pc.dim(printable(k) + "=")}${printable(typeof v === "string" ? v : String(JSON.stringify(v)))}`);
     const head = level === "error" ? pc.red(name) : level === "warn" ? pc.yellow(`warning ${name}`) : pc.cyan(name);
-    write(`${at} ${head} ${parts.join(" ")}`);
+    // One string built in a loop, not an entries/map/join chain: this runs for every request.
+    let parts = "";
+    for (const k of Object.keys(safe)) {
+      const v = safe[k];
+      parts += `${parts === "" ? "" : " "}${pc.dim(printable(k) + "=")}${printable(typeof v === "string" ? v : String(JSON.stringify(v)))}`;
+    }
+    write(`${at} ${head} ${parts}`);
   }
   return log;
 }

@@ -50,6 +50,21 @@ test("a thousand lines within a second call Intl's formatter a few times, not pe
   }
 });
 
+test("a pretty line is the time, the event, then every field as key=value in order, one space apart", () => {
+  const lines: string[] = [];
+  const log = createLogger("pretty", (l) => lines.push(l), "UTC");
+  log.event("http", { method: "POST", path: "/xpay/order/create", status: 200, ms: 1.7, ip: "127.0.0.1" });
+  log.event("report", { sign: "abc", n: Number.NaN, extra: { key: "k", a: 1 }, text: "a\nb" });
+  log.event("empty");
+  // picocolors writes no colour codes here (not a terminal), so the text is exactly this
+  const rest = lines.map((l) => l.replace(/^\d\d:\d\d:\d\d \S+ /, ""));
+  expect(rest).toEqual([
+    "http method=POST path=/xpay/order/create status=200 ms=1.7 ip=127.0.0.1",
+    'report sign=*** n=null extra={"key":"***","a":1} text=a\\nb',
+    "empty ",
+  ]);
+});
+
 test("the lines of one turn go out in one write, in order, every one of them", async () => {
   const writes: string[] = [];
   const sink = bufferedLines(99, (_fd, text) => writes.push(text));
