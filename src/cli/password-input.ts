@@ -15,6 +15,9 @@ export async function passwordFromStdin(): Promise<string> {
 /** One line typed at the terminal, shown as nothing; Ctrl-C aborts (exit 130). */
 export function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
+  // Echo off before the prompt shows: whatever is typed (or pasted) once it is on screen is
+  // never echoed, however the process is scheduled between the two.
+  stdin.setRawMode(true);
   process.stderr.write(question);
   return new Promise((resolve, reject) => {
     let typed = "";
@@ -38,7 +41,6 @@ export function promptHidden(question: string): Promise<string> {
         else if (ch >= " ") typed += ch;
       }
     };
-    stdin.setRawMode(true);
     stdin.resume();
     stdin.on("data", onData);
   });
