@@ -3,19 +3,15 @@
 // page (each checked, with its MultiXact's members read, by every create's scan of the candidates).
 // The pages are read with pageinspect: a line pointer in use holds a version, live or dead.
 import { expect, test } from "bun:test";
-import { SQL } from "bun";
-import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { account, createUnit, merchant, newOrder } from "../store-contract/harness.ts";
 import { clusterPerFile, withPostgres } from "./cluster.ts";
+import { onNewDatabase } from "./new-database.ts";
 
 withPostgres(() => {
   const cluster = clusterPerFile();
 
   test("creates leave few dead versions of the accounts' rows: the pages are pruned as they go", async () => {
-    const url = await cluster().createDatabase("pages");
-    const store = PostgresStore.open(url, { max: 4 });
-    const sql = new SQL(url, { max: 1 });
-    try {
+    await onNewDatabase(cluster, "pages", { max: 4 }, async (store, sql) => {
       await merchant(store);
       const accounts = 4;
       for (let i = 0; i < accounts; i++) await account(store);
@@ -44,9 +40,6 @@ withPostgres(() => {
       // fillfactor the page held 10, 20, 30, then 40 before PostgreSQL pruned it (measured with
       // 033 taken out: this test fails then).
       expect(most).toBeLessThanOrEqual(20);
-    } finally {
-      await store.end();
-      await sql.close();
-    }
+    });
   }, 60_000);
 });

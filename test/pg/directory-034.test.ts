@@ -3,20 +3,16 @@
 // has leave it (and the store's kept answer) alone; adding, binding and removing a keyed client,
 // and disabling an account, move it.
 import { expect, test } from "bun:test";
-import { SQL } from "bun";
-import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { account, create, merchant, T0 } from "../store-contract/harness.ts";
 import { clusterPerFile, withPostgres } from "./cluster.ts";
+import { onNewDatabase } from "./new-database.ts";
 
 withPostgres(() => {
   const cluster = clusterPerFile();
 
   test("the version moves with what the directory holds, not with the stamps", async () => {
-    const url = await cluster().createDatabase("directory");
-    const store = PostgresStore.open(url, { max: 2 });
-    const sql = new SQL(url, { max: 1 });
-    const version = async () => Number((await sql`SELECT v FROM directory_version`)[0].v);
-    try {
+    await onNewDatabase(cluster, "directory", { max: 2 }, async (store, sql) => {
+      const version = async () => Number((await sql`SELECT v FROM directory_version`)[0].v);
       await merchant(store);
       const a = await account(store);
       let v = await version();
@@ -41,9 +37,6 @@ withPostgres(() => {
         expect({ what, moved: now !== v }).toEqual({ what, moved: true });
         v = now;
       }
-    } finally {
-      await store.end();
-      await sql.close();
-    }
+    });
   }, 60_000);
 });

@@ -4,20 +4,16 @@
 // would read every order of the amount, held or not. Under generic plans (the create function's),
 // with the history analysed. Each fails when slots.ts's text stops matching 035's index.
 import { expect, test } from "bun:test";
-import { SQL } from "bun";
-import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { heldUntil, slotHeld } from "../../src/store/postgres/slots.ts";
 import { account, merchant } from "../store-contract/harness.ts";
 import { clusterPerFile, withPostgres } from "./cluster.ts";
+import { onNewDatabase } from "./new-database.ts";
 
 withPostgres(() => {
   const cluster = clusterPerFile();
 
   test("a search for an exact amount is bounded in orders_slot by until when an order holds it", async () => {
-    const url = await cluster().createDatabase("slotplans");
-    const store = PostgresStore.open(url, { max: 2 });
-    const sql = new SQL(url, { max: 1 });
-    try {
+    await onNewDatabase(cluster, "slotplans", { max: 2 }, async (store, sql) => {
       await merchant(store);
       const a = await account(store);
       await sql`INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, trade_amount, account_id, status, created_at, expire_time, paid_at, seq)
@@ -31,9 +27,6 @@ withPostgres(() => {
       expect(report).toMatch(/Index Cond: .*trade_amount = .*CASE status WHEN 1 THEN expire_time/);
       const lookup = await plan(sql`EXPLAIN SELECT 1 FROM orders WHERE account_id = ${a.id} AND trade_amount = ${1000} AND ${slotHeld(sql, 1_800_000_000)} ORDER BY ${heldUntil(sql)} LIMIT 1`);
       expect(lookup).toMatch(/Index Cond: .*trade_amount = .*CASE status WHEN 1 THEN expire_time/);
-    } finally {
-      await sql.close();
-      await store.end();
-    }
+    });
   }, 60_000);
 });
