@@ -3,7 +3,6 @@
 // the query only, so browsers and CDNs may keep it; input size is bounded because the route is
 // public.
 import { Elysia } from "elysia";
-import QRCode from "qrcode";
 import { apiError, Code, QR_MAX_TEXT, QR_PATH } from "../protocols/cashier/codec.ts";
 import { json } from "../protocols/http.ts";
 
@@ -15,6 +14,7 @@ type Rendered = { ok: true; body: string | Uint8Array<ArrayBuffer>; type: string
 export async function renderQr(text: string, format: string, size: number): Promise<Rendered> {
   // Margin 2 modules: enough quiet zone for phone scanners while keeping the image compact.
   const opts = { errorCorrectionLevel: "M" as const, margin: 2, width: size };
+  const { default: QRCode } = await import("qrcode");
   try {
     if (format === "svg") return { ok: true, body: await QRCode.toString(text, { ...opts, type: "svg" }), type: "image/svg+xml; charset=utf-8" };
     return { ok: true, body: new Uint8Array(await QRCode.toBuffer(text, { ...opts, type: "png" })), type: "image/png" };

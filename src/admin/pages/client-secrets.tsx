@@ -4,7 +4,6 @@
 // the operator asks. The "show" buttons are POST forms (htmx swaps the box; without script the page
 // reloads) answered by client-setup.tsx's reveal action, which audits first; the V免签 QR code is
 // drawn into a data: image of that answer only. The boxes of each kind are in client-boxes.tsx.
-import QRCode from "qrcode";
 import { vmqConfigText } from "../../core/clients/setup.ts";
 import type { KeyedClient } from "../../core/store.ts";
 import type { ChannelAccount } from "../../core/types.ts";
@@ -101,6 +100,7 @@ export async function VmqBox(p: { ctx: AdminContext; c: KeyedClient; host: strin
   }
   const config = vmqConfigText(p.host, p.c.key);
   // A data: image (the console's CSP allows img-src data:): the key never sits at a URL a GET could fetch.
+  const { default: QRCode } = await import("qrcode");
   const qr = await QRCode.toDataURL(config, { errorCorrectionLevel: "M", margin: 2, width: 240 });
   return (
     <div id={id} class="cl-vmq" data-vmq={String(p.c.id)}>

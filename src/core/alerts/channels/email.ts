@@ -4,7 +4,6 @@
 // subject is the message's title. Every wait is bounded, so a mail server that hangs costs one
 // attempt's timeout and nothing else.
 import { problem } from "../../problem.ts";
-import nodemailer from "nodemailer";
 import type { AlertMessage } from "../types.ts";
 import type { ChannelKind } from "./kind.ts";
 
@@ -55,6 +54,7 @@ export const email: ChannelKind = {
     return null;
   },
   async send(c, m, o) {
+    const { default: nodemailer } = await import("nodemailer");
     const transport = nodemailer.createTransport(smtpOptions(c, o.timeoutMs));
     try {
       const info = await transport.sendMail(mailOf(c, m));
