@@ -37,7 +37,7 @@ test("the thread copies WAL pages into the database file while the writer goes o
   const { db, path } = freshDb();
   const before = statSync(path).size;
   let beats = 0;
-  const ck = startCheckpointer(db, { everyMs: 5, onBeat: () => beats++ });
+  const ck = startCheckpointer(db, { syncMs: 5, copyMs: 5, onBeat: () => beats++ });
   expect(autocheckpoint(db)).toBe(131_072); // the writer's own checkpoint waits for a much larger WAL
   writePages(db, 1000); // about 250 pages: far below the writer's threshold
   expect(await until(() => statSync(path).size > before + 500_000)).toBe(true);
@@ -92,7 +92,7 @@ test("writes held between turns: the thread rewinds the log while commits keep c
     let holds = 0;
     // The writer's own checkpoint (the safety valve) is out of the way: it rewinds the log too.
     const ck = startCheckpointer(db, {
-      everyMs: 5, writerPages: 1_000_000, rewindPages: 500,
+      syncMs: 5, copyMs: 5, writerPages: 1_000_000, rewindPages: 500,
       ...(hold ? { hold: { pause: () => ((held = true), holds++), resume: () => (held = false) } } : {}),
     });
     const r = await keepWriting(db, path, () => held, 1500);

@@ -2,7 +2,9 @@
 // checkpoint, the commit that crosses 1000 WAL pages copies them all into the database file and
 // syncs it before the event loop goes on: an 8-10 ms pause every few hundred creates under load,
 // paid by every request waiting on that turn of the loop (it was the p99 of order/create).
-// A worker thread now checkpoints every few milliseconds. A PASSIVE checkpoint cannot rewind the
+// A worker thread now flushes the log every 20 ms (the window a power cut can take, as SQLite's
+// `synchronous = NORMAL` syncs the log only when it checkpoints) and checkpoints every 100 ms
+// (checkpoint-worker.ts). A PASSIVE checkpoint cannot rewind the
 // WAL while commits keep coming, so the log only grew until the writer's own checkpoint, at 10,000
 // pages, synced the files inside a commit and let the next one start over: under load that stalled
 // the event loop for 20-90 ms several times a second and halved the creates (bench/server-cpu.ts,
@@ -18,15 +20,18 @@ export interface Checkpointer {
 }
 
 export interface CheckpointerOptions {
-  everyMs?: number;
+  /** The log is flushed to the disk this often: the commits a power cut can take (default 20 ms). */
+  syncMs?: number;
+  /** The log is copied into the database file this often (default 100 ms; not less than syncMs). */
+  copyMs?: number;
   /** The writer checkpoints by itself once the WAL holds this many pages. */
   writerPages?: number;
   /** The thread rewinds the log (see above) once it holds this many pages; 0: never. */
   rewindPages?: number;
   /** Hold write batches until `resume` (the store's group commit); absent: the log is never rewound. */
   hold?: { pause(): void; resume(): void };
-  /** The thread ran a checkpoint (at most once a second): /healthz shows it alive. */
-  onBeat?: () => void;
+  /** The thread is alive (at most once a second; /healthz shows it), with its flushes and copies so far. */
+  onBeat?: (done: { syncs: number; copies: number }) => void;
   onError?: (message: string) => void;
 }
 
@@ -45,6 +50,8 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 const REWIND_PAGES = 65_536;
 /** The writer's own checkpoint: only if the thread falls far behind (its rewind is at half this). */
 const WRITER_PAGES = 131_072;
+const SYNC_MS = 20;
+const COPY_MS = 100;
 /** Writes are held at most this long for a rewind. */
 const HOLD_MAX_MS = 250;
 
@@ -66,7 +73,7 @@ export function startCheckpointer(db: Database, o: CheckpointerOptions = {}): Ch
     o.hold?.resume();
   };
   worker.onmessage = (e: MessageEvent) => {
-    if (e.data === "beat") o.onBeat?.();
+    if (e.data?.beat) o.onBeat?.(e.data.beat);
     else if (e.data === "pause" && o.hold) {
       // Between turns: no write transaction is open now, so the held store commits nothing more.
       o.hold.pause();
@@ -82,7 +89,7 @@ export function startCheckpointer(db: Database, o: CheckpointerOptions = {}): Ch
     o.onError?.(e.message);
   };
   db.exec(`PRAGMA wal_autocheckpoint = ${o.writerPages ?? WRITER_PAGES}`);
-  worker.postMessage({ path, everyMs: o.everyMs ?? 20, rewindPages: o.hold ? (o.rewindPages ?? REWIND_PAGES) : 0 });
+  worker.postMessage({ path, syncMs: o.syncMs ?? SYNC_MS, copyMs: o.copyMs ?? COPY_MS, rewindPages: o.hold ? (o.rewindPages ?? REWIND_PAGES) : 0 });
   return {
     stop: () =>
       new Promise<void>((resolve) => {
