@@ -62,12 +62,17 @@ test("the flush keeps one descriptor on the log and follows the file when it is 
   expect(openUnder(d)).toEqual([]);
 });
 
-test("the thread flushes the log between its checkpoints, and copies it every copyMs", async () => {
-  const path = join(dir(), "ck.db");
-  const db = openDatabase(path);
+/** A new database with the checkpoint thread on it, its beats kept. */
+function watched(syncMs: number, copyMs: number) {
+  const db = openDatabase(join(dir(), "ck.db"));
   db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
   const beats: { syncs: number; copies: number }[] = [];
-  const ck = startCheckpointer(db, { syncMs: 5, copyMs: 100, onBeat: (b) => beats.push(b) });
+  const ck = startCheckpointer(db, { syncMs, copyMs, onBeat: (b) => beats.push(b) });
+  return { db, beats, ck };
+}
+
+test("the thread flushes the log between its checkpoints, and copies it every copyMs", async () => {
+  const { db, beats, ck } = watched(5, 100);
   const insert = db.query("INSERT INTO t (v) VALUES ('x')");
   const end = Date.now() + 2300;
   while (Date.now() < end) {
@@ -85,11 +90,7 @@ test("the thread flushes the log between its checkpoints, and copies it every co
 });
 
 test("syncMs as long as copyMs: every tick copies, as before the two clocks", async () => {
-  const path = join(dir(), "ck.db");
-  const db = openDatabase(path);
-  db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
-  const beats: { syncs: number; copies: number }[] = [];
-  const ck = startCheckpointer(db, { syncMs: 20, copyMs: 20, onBeat: (b) => beats.push(b) });
+  const { db, beats, ck } = watched(20, 20);
   await Bun.sleep(1200);
   await ck.stop();
   db.close();
