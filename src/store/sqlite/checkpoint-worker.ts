@@ -70,7 +70,9 @@ function syncLog(): void {
 }
 
 function tick(): void {
-  if (!db || asked) return;
+  if (!db) return;
+  // Asked for a hold and not answered yet: commits may still come, so the log is still flushed.
+  if (asked) return syncFailed ? undefined : syncLog();
   if (!syncFailed && ticks++ % copyEvery !== 0) return syncLog();
   const r = checkpoint();
   if (!r || rewindPages === 0) return;
