@@ -108,3 +108,21 @@ test("writes held between turns: the thread rewinds the log while commits keep c
   expect(without.holds).toBe(0);
   expect(without.rewinds * 3).toBeLessThanOrEqual(withHold.rewinds); // 0-4 here, against 13-24 with the hold
 });
+
+test("before each hold the thread flushes the database file and copies again, twice", async () => {
+  const { db, path } = freshDb();
+  let held = false;
+  let holds = 0;
+  const beats: { presyncs: number; copies: number }[] = [];
+  const ck = startCheckpointer(db, {
+    syncMs: 5, copyMs: 5, writerPages: 1_000_000, rewindPages: 500,
+    hold: { pause: () => ((held = true), holds++), resume: () => (held = false) },
+    onBeat: (b) => beats.push(b),
+  });
+  const r = await keepWriting(db, path, () => held, 1500);
+  await ck.stop(); // its last beat has the counts at the end
+  db.close();
+  expect(holds).toBeGreaterThan(0);
+  expect(r.rewinds).toBeGreaterThanOrEqual(5); // the hold still rewinds the log
+  expect(beats.at(-1)!.presyncs).toBe(2 * holds);
+});

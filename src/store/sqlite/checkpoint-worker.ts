@@ -14,12 +14,23 @@
 // frame is already copied. So once the log holds `rewindPages`, the thread asks the writer to
 // hold its next batch ("pause"); once it is held ("paused"), one more checkpoint copies the last
 // frames with nothing racing it, and the writer goes on ("resume") from the log's beginning.
+//
+// That last checkpoint is the one that syncs the database file (SQLite syncs it only when a
+// checkpoint copied every frame, which under load happens only in the hold), so the hold lasted as
+// long as the kernel took to write back every page copied since the previous rewind: 25-37 ms on
+// this machine's disk (docs/benchmarks.md, 2026-11-29 18:10). Before asking, the thread therefore
+// flushes the database file itself and copies again, PRESYNC_ROUNDS times (db-file-sync.ts): each
+// round leaves fewer pages to write back, and the hold syncs only what the last few milliseconds
+// copied. SQLite's own syncs in the hold stay what makes the rewind safe.
 import { Database } from "bun:sqlite";
+import { dbFileSync, type DbFileSync } from "./db-file-sync.ts";
 import { logSync, type LogSync } from "./log-sync.ts";
 
 declare const self: Worker;
 
 const BEAT_MS = 1000;
+/** Flushes of the database file, each followed by a copy, before a rewind's hold is asked for. */
+const PRESYNC_ROUNDS = 2;
 let db: Database | null = null;
 let timer: ReturnType<typeof setInterval> | undefined;
 let lastBeat = 0;
@@ -28,10 +39,12 @@ let rewindPages = 0;
 let copyEvery = 1;
 let ticks = 0;
 let log: LogSync | null = null;
+let dbFile: DbFileSync | null = null;
 /** The log's flush failed once (reported): from then on every tick checkpoints. */
 let syncFailed = false;
 let syncs = 0;
 let copies = 0;
+let presyncs = 0;
 let asked = false;
 /** The log's length at the last rewind: the writer starts it over at its next commit. Until a
  * checkpoint sees it shorter (or a whole rewind's worth longer: it did not start over), no new ask. */
@@ -56,7 +69,7 @@ function beat(): void {
   const now = Date.now();
   if (now - lastBeat < BEAT_MS) return;
   lastBeat = now;
-  postMessage({ beat: { syncs, copies } });
+  postMessage({ beat: { syncs, copies, presyncs } });
 }
 
 function syncLog(): void {
@@ -81,8 +94,18 @@ function tick(): void {
     rewoundAt = null;
   }
   if (r.log >= rewindPages) {
+    presync();
     asked = true;
     postMessage("pause");
+  }
+}
+
+/** Before a hold: the database file's dirty pages written back while the writer still commits. */
+function presync(): void {
+  for (let i = 0; i < PRESYNC_ROUNDS; i++) {
+    if (!dbFile!.sync()) return;
+    presyncs++;
+    if (!checkpoint()) return;
   }
 }
 
@@ -98,6 +121,8 @@ self.onmessage = (e: MessageEvent<{ path: string; syncMs: number; copyMs: number
   if (e.data === "stop") {
     clearInterval(timer);
     if (db) checkpoint();
+    lastBeat = 0;
+    beat(); // the counts at the end
     db?.close();
     db = null;
     log?.close();
@@ -113,6 +138,7 @@ self.onmessage = (e: MessageEvent<{ path: string; syncMs: number; copyMs: number
     return;
   }
   log = logSync(e.data.path);
+  dbFile = dbFileSync(e.data.path);
   rewindPages = e.data.rewindPages ?? 0;
   copyEvery = Math.max(1, Math.round(e.data.copyMs / e.data.syncMs));
   tick();

@@ -30,8 +30,8 @@ export interface CheckpointerOptions {
   rewindPages?: number;
   /** Hold write batches until `resume` (the store's group commit); absent: the log is never rewound. */
   hold?: { pause(): void; resume(): void };
-  /** The thread is alive (at most once a second; /healthz shows it), with its flushes and copies so far. */
-  onBeat?: (done: { syncs: number; copies: number }) => void;
+  /** The thread is alive (at most once a second; /healthz shows it), with its flushes, copies and flushes of the database file before a rewind so far. */
+  onBeat?: (done: { syncs: number; copies: number; presyncs: number }) => void;
   onError?: (message: string) => void;
 }
 
