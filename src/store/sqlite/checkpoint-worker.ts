@@ -17,11 +17,12 @@
 //
 // That last checkpoint is the one that syncs the database file (SQLite syncs it only when a
 // checkpoint copied every frame, which under load happens only in the hold), so the hold lasted as
-// long as the kernel took to write back every page copied since the previous rewind: 25-37 ms on
-// this machine's disk (docs/benchmarks.md, 2026-11-29 18:10). Before asking, the thread therefore
-// flushes the database file itself and copies again, PRESYNC_ROUNDS times (db-file-sync.ts): each
-// round leaves fewer pages to write back, and the hold syncs only what the last few milliseconds
-// copied. SQLite's own syncs in the hold stay what makes the rewind safe.
+// long as the kernel took to write back every page copied since the previous rewind: 10-40 ms on a
+// fresh database, up to 85 ms past 300,000 orders (docs/benchmarks.md, 2026-11-29 17:59). Before
+// asking, the thread therefore flushes the database file itself and copies again, PRESYNC_ROUNDS
+// times (db-file-sync.ts): each round leaves fewer pages to write back, and the hold syncs only
+// what the last few milliseconds copied (3-13 ms on a fresh database, at most 25 past 300,000
+// orders). SQLite's own syncs in the hold stay what makes the rewind safe.
 import { Database } from "bun:sqlite";
 import { dbFileSync, type DbFileSync } from "./db-file-sync.ts";
 import { logSync, type LogSync } from "./log-sync.ts";
