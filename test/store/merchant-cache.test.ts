@@ -32,3 +32,19 @@ test("an unknown pid is cached as unknown, and a merchant added here is seen at 
   await h.gw.store.addMerchant({ pid: 2002, name: "Second", secret: "s".repeat(32), now: h.clock.now() });
   expect((await h.gw.store.getMerchant(2002))!.name).toBe("Second");
 });
+
+test("the whole list is read once a second too: a report from the operator's client no longer reads every merchant", async () => {
+  const first = await h.gw.store.listMerchants();
+  expect(first.map((m) => m.pid)).toEqual([1001]);
+  first.pop(); // a caller's array is its own
+  const cli = SqliteStore.open(h.dbPath);
+  await cli.addMerchant({ pid: 2002, name: "Second", secret: "s".repeat(32), now: h.clock.now() });
+  cli.close();
+  expect((await h.gw.store.listMerchants()).map((m) => m.pid)).toEqual([1001]); // the cached read
+  await Bun.sleep(1050);
+  expect((await h.gw.store.listMerchants()).map((m) => m.pid)).toEqual([1001, 2002]);
+  await h.gw.store.updateMerchant(2002, { name: "Renamed" });
+  expect((await h.gw.store.listMerchants()).find((m) => m.pid === 2002)!.name).toBe("Renamed"); // a change here: at once
+  await h.gw.store.addMerchant({ pid: 3003, name: "Third", secret: "t".repeat(32), now: h.clock.now() });
+  expect((await h.gw.store.listMerchants()).map((m) => m.pid)).toEqual([1001, 2002, 3003]);
+});

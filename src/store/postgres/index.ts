@@ -5,7 +5,7 @@
 import { SQL } from "bun";
 import type { Directory, Store } from "../../core/store.ts";
 import { directoryReader } from "./directory.ts";
-import type { Merchant } from "../../core/types.ts";
+import { MerchantCache } from "../merchant-cache.ts";
 import { PostgresAdminStore } from "./admin.ts";
 import { postgresAlerts } from "./alerts.ts";
 import { assignReport } from "./assign-report.ts";
@@ -36,8 +36,6 @@ import { postgresRules } from "./rules.ts";
 import { postgresSlots } from "./slots.ts";
 import * as keyed from "./keyed-clients.ts";
 
-const MERCHANT_CACHE_MS = 1000;
-const MERCHANT_CACHE_MAX = 10_000;
 
 export class PostgresStore implements Store {
   /**
@@ -81,7 +79,7 @@ export class PostgresStore implements Store {
     return this.sql;
   }
 
-  private readonly merchantCache = new Map<number, { at: number; merchant: Merchant | null }>();
+  private readonly merchantCache = new MerchantCache();
   /** store.stats, which also times the create and pay units for observeWrites (/metrics). */
   private readonly writes = new PostgresStats(() => this.db());
 
@@ -89,17 +87,9 @@ export class PostgresStore implements Store {
     this.merchantCache.clear();
     return merchants.addMerchant(await this.db(), m);
   };
-  /** Kept a second, as on SQLite: a change on another instance is seen within it. */
-  getMerchant: Store["getMerchant"] = async (pid) => {
-    const now = Date.now();
-    const hit = this.merchantCache.get(pid);
-    if (hit && now - hit.at < MERCHANT_CACHE_MS) return hit.merchant;
-    const merchant = await merchants.getMerchant(await this.db(), pid);
-    if (this.merchantCache.size >= MERCHANT_CACHE_MAX) this.merchantCache.clear();
-    this.merchantCache.set(pid, { at: now, merchant });
-    return merchant;
-  };
-  listMerchants: Store["listMerchants"] = async () => merchants.listMerchants(await this.db());
+  /** Kept a second, as on SQLite (store/merchant-cache.ts): a change on another instance is seen within it. */
+  getMerchant: Store["getMerchant"] = (pid) => this.merchantCache.get(pid, async () => merchants.getMerchant(await this.db(), pid));
+  listMerchants: Store["listMerchants"] = () => this.merchantCache.list(async () => merchants.listMerchants(await this.db()));
   updateMerchant: Store["updateMerchant"] = async (pid, patch) => {
     this.merchantCache.clear();
     return merchants.updateMerchant(await this.db(), pid, patch);

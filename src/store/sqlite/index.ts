@@ -6,7 +6,7 @@ import type { AlertStore } from "../../core/alerts/store.ts";
 import { sqliteAlerts } from "./alerts.ts";
 import { type FactsReader, factsReader } from "./facts-reader.ts";
 import type { Directory, Store } from "../../core/store.ts";
-import type { Merchant } from "../../core/types.ts";
+import { MerchantCache } from "../merchant-cache.ts";
 import { openDatabase } from "../db.ts";
 import { SqliteAdminStore } from "./admin.ts";
 import { migrate } from "../migrate.ts";
@@ -40,8 +40,6 @@ import { SqliteStats } from "./stats.ts";
 import * as keyed from "./keyed-clients.ts";
 import { directoryReader } from "./directory.ts";
 
-const MERCHANT_CACHE_MS = 1000;
-const MERCHANT_CACHE_MAX = 10_000; // unknown pids are cached too; a flood of them must not grow it
 
 interface Queued {
   run(candidates: CandidatesInTransaction): unknown;
@@ -161,26 +159,15 @@ export class SqliteStore implements Store {
     return new SqliteStore(db);
   }
 
-  /**
-   * Every signed request reads its merchant; they are kept a second, as the settings are. A change
-   * through this store is seen at once; one from another process (the CLI) within the second.
-   */
-  private readonly merchantCache = new Map<number, { at: number; merchant: Merchant | null }>();
+  /** Merchants kept a second (store/merchant-cache.ts). */
+  private readonly merchantCache = new MerchantCache();
 
   addMerchant: Store["addMerchant"] = async (m) => {
     this.merchantCache.clear();
     return merchants.addMerchant(this.db, m);
   };
-  getMerchant: Store["getMerchant"] = async (pid) => {
-    const now = Date.now();
-    const hit = this.merchantCache.get(pid);
-    if (hit && now - hit.at < MERCHANT_CACHE_MS) return hit.merchant;
-    const merchant = merchants.getMerchant(this.db, pid);
-    if (this.merchantCache.size >= MERCHANT_CACHE_MAX) this.merchantCache.clear();
-    this.merchantCache.set(pid, { at: now, merchant });
-    return merchant;
-  };
-  listMerchants: Store["listMerchants"] = async () => merchants.listMerchants(this.db);
+  getMerchant: Store["getMerchant"] = (pid) => this.merchantCache.get(pid, () => merchants.getMerchant(this.db, pid));
+  listMerchants: Store["listMerchants"] = () => this.merchantCache.list(() => merchants.listMerchants(this.db));
   updateMerchant: Store["updateMerchant"] = async (pid, patch) => {
     this.merchantCache.clear();
     return merchants.updateMerchant(this.db, pid, patch);
