@@ -2,7 +2,7 @@
 // inside the same write transaction that pays the order and stores the report, so two reports of
 // one payment can never both decide "this order".
 import { because, type ClaimArgs, type IdNote, noted, type Reason } from "./reasons.ts";
-import type { PayResult } from "./store.ts";
+import type { DirectoryAccount, PayResult } from "./store.ts";
 import type { ChannelAccount, Order } from "./types.ts";
 
 /** What a report says about a received payment; empty strings / null mean "not given". */
@@ -27,7 +27,7 @@ export interface PaymentClaim {
 
 export interface MatchView {
   /** Accounts of the merchant plus shared ones; every account when pid is null. */
-  accounts(pid: number | null): ChannelAccount[];
+  accounts(pid: number | null): readonly DirectoryAccount[];
   /** Orders on these accounts with this trade_amount that ended (or may end) at or after `since`. */
   ordersByTradeAmount(accountIds: number[], tradeAmount: number, since: number): Order[];
   orderByTradeNo(tradeNo: string): Order | null;
@@ -85,7 +85,7 @@ export function accountFits(a: Pick<ChannelAccount, "id" | "payType" | "name" | 
   return true;
 }
 
-function accountFilter(c: PaymentClaim, a: ChannelAccount): boolean {
+function accountFilter(c: PaymentClaim, a: DirectoryAccount): boolean {
   if (c.accounts && !c.accounts.includes(a.id)) return false;
   return accountFits(a, { payType: c.payType, accountId: c.accountId, channelCode: c.channelCode, named: c.subAccount });
 }

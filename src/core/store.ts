@@ -135,6 +135,8 @@ export interface AttemptOutcome {
   attempt: NotificationAttempt;
   status: Notification["status"];
   nextAttemptAt: number;
+  /** The notified order's merchant, when the attempt read it: its delivery row moves without a lookup of the order. */
+  pid?: number;
 }
 
 export interface ReportRecord {

@@ -14,22 +14,40 @@ export function directoryOf(accounts: readonly ChannelAccount[], clients: readon
   });
 }
 
+type Lists = [readonly ChannelAccount[], readonly KeyedClient[]];
+
+/** The directory kept under the version it was read at; null: nothing kept for `v`. */
+function keeper() {
+  let kept: { version: number; directory: Directory } | null = null;
+  return {
+    get: (v: number | null) => (v !== null && kept?.version === v ? kept.directory : null),
+    put(v: number | null, lists: Lists): Directory {
+      const directory = directoryOf(...lists);
+      kept = v === null ? null : { version: v, directory };
+      return directory;
+    },
+  };
+}
+
 /**
  * A directory read again only when the store's version moved (migration 034), for both adapters.
  * `version` is read first, then `lists`, so what is kept under a version is never older than it;
  * two calls that both find it moved both read, and if the answer kept last is not the current
  * version's the next call reads again. No version (its row deleted by hand): read every time.
  */
-export function keptDirectory(
-  version: () => Promise<number | null> | number | null,
-  lists: () => Promise<[readonly ChannelAccount[], readonly KeyedClient[]]> | [readonly ChannelAccount[], readonly KeyedClient[]],
-): () => Promise<Directory> {
-  let kept: { version: number; directory: Directory } | null = null;
+export function keptDirectory(version: () => Promise<number | null>, lists: () => Promise<Lists>): () => Promise<Directory> {
+  const k = keeper();
   return async () => {
     const v = await version();
-    if (v !== null && kept?.version === v) return kept.directory;
-    const directory = directoryOf(...(await lists()));
-    kept = v === null ? null : { version: v, directory };
-    return directory;
+    return k.get(v) ?? k.put(v, await lists());
+  };
+}
+
+/** keptDirectory for a store that reads synchronously (SQLite): also callable inside a write transaction. */
+export function keptDirectorySync(version: () => number | null, lists: () => Lists): () => Directory {
+  const k = keeper();
+  return () => {
+    const v = version();
+    return k.get(v) ?? k.put(v, lists());
   };
 }

@@ -20,6 +20,7 @@ export interface DeliveryOptions {
 }
 
 interface Sent {
+  pid?: number;
   httpStatus: number | null;
   body: string;
   error: string;
@@ -30,14 +31,15 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
   const order = await gw.store.getOrder(n.tradeNo);
   const merchant = order ? await gw.store.getMerchant(order.pid) : null;
   if (!merchant) return { httpStatus: null, body: "", error: "order or merchant no longer exists", acknowledged: false };
-  if (!gw.families.has(n.family)) return { httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
+  const pid = merchant.pid;
+  if (!gw.families.has(n.family)) return { pid, httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
   const notifier = gw.families.get(n.family);
   // Resolved and checked once; the request goes to that address (no second lookup by fetch).
   const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup ?? gw.lookup);
-  if ("problem" in pinned) return { httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
+  if ("problem" in pinned) return { pid, httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
   const target = pinned.target;
   const key = notifier.signingKey && order ? await notifier.signingKey(order) : undefined;
-  if (key === null) return { httpStatus: null, body: "", error: "the key that signs this order's notifications no longer exists", acknowledged: false };
+  if (key === null) return { pid, httpStatus: null, body: "", error: "the key that signs this order's notifications no longer exists", acknowledged: false };
   const signed = notifier.sign(n.params, { merchant, platformPrivateKey: await gw.platformPrivateKey(), now: gw.clock.now(), key });
   const timeoutMs = Math.min(notifier.timeoutMs, o.maxTimeoutMs ?? Infinity);
   // Bun's fetch keeps a Host header it is given and verifies the certificate against tls.serverName.
@@ -60,11 +62,11 @@ async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<S
     if (res.status >= 300 && res.status < 400) error = `redirect (HTTP ${res.status}) not followed`;
     else if (!ok2xx) error = `HTTP ${res.status}`;
     else if (!acknowledged) error = "response is not an acknowledgement";
-    return { httpStatus: res.status, body: firstBytes(bytes), error, acknowledged };
+    return { pid, httpStatus: res.status, body: firstBytes(bytes), error, acknowledged };
   } catch (e) {
     const name = e instanceof Error ? e.name : "";
     const error = name === "TimeoutError" || name === "AbortError" ? `timed out after ${timeoutMs} ms` : e instanceof Error ? e.message : String(e);
-    return { httpStatus: null, body: "", error: error.slice(0, 512), acknowledged: false };
+    return { pid, httpStatus: null, body: "", error: error.slice(0, 512), acknowledged: false };
   }
 }
 
@@ -82,10 +84,12 @@ export async function deliverOne(gw: Gateway, n: Notification, o: DeliveryOption
   const durationMs = Math.round(performance.now() - t0);
   const now = gw.clock.nowMs();
   const retryAt = sent.acknowledged ? null : nextRetryAt(n.attempts + 1, now, o.retryDelaysS);
+  const { pid, ...answer } = sent;
   const outcome: AttemptOutcome = {
-    attempt: { attemptedAt: started, durationMs, ...sent },
+    attempt: { attemptedAt: started, durationMs, ...answer },
     status: sent.acknowledged ? "delivered" : retryAt === null ? "failed" : "pending",
     nextAttemptAt: retryAt ?? now,
+    ...(pid === undefined ? {} : { pid }),
   };
   await gw.store.recordNotificationAttempt(n.id, outcome);
   gw.metrics.notificationAttempt(outcome.status === "pending" ? "retry" : outcome.status);

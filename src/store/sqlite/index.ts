@@ -231,7 +231,7 @@ export class SqliteStore implements Store {
    */
   settleReport: Store["settleReport"] = (u) =>
     this.grouped((candidates) => {
-      const settled = settleReport(this.db, u);
+      const settled = settleReport(this.db, u, this.keptDirectory);
       if (settled.pay?.kind === "paid") candidates.forget();
       return settled;
     });
@@ -246,8 +246,10 @@ export class SqliteStore implements Store {
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(this.db, c);
   listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(this.db);
-  #directory?: () => Promise<Directory>;
-  directory: Store["directory"] = () => (this.#directory ??= directoryReader(this.db))();
+  #directory?: () => Directory;
+  /** One kept directory for the reports' authentication and their settlement (report-match.ts). */
+  private readonly keptDirectory = () => (this.#directory ??= directoryReader(this.db))();
+  directory: Store["directory"] = async () => this.keptDirectory();
   getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(this.db, id);
   bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(this.db, id, accounts);
   removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(this.db, id);

@@ -1,12 +1,14 @@
 import type { Database } from "bun:sqlite";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { getOrder } from "./orders.ts";
+import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
 
 const PAY = prepared(
   `UPDATE orders SET status = 2, paid_at = $now, api_trade_no = COALESCE($api, api_trade_no), buyer = COALESCE($buyer, buyer)
    WHERE trade_no = $t AND trade_amount IS NOT NULL
-     AND (status = 1 OR status = 4) AND expire_time >= $since`,
+     AND (status = 1 OR status = 4) AND expire_time >= $since
+   RETURNING *`,
 );
 const OUTBOX = prepared(
   `INSERT INTO notifications (trade_no, family, url, method, params, next_attempt_at, created_at)
@@ -22,13 +24,14 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
     const before = getOrder(db, u.tradeNo);
     if (!before) return { kind: "not_found" };
     if (before.status === 2) return { kind: "already_paid", order: before };
-    const r = PAY(db).run({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince });
-    if (r.changes !== 1) {
+    // The paid row comes back from the update itself (no second read of the order).
+    const row = PAY(db).get({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince }) as Record<string, unknown> | null;
+    if (!row) {
       const reason =
         before.status === 3 ? "order is closed" : before.status === 5 ? "order creation failed" : before.tradeAmount === null ? "order has no pay type yet" : "order timed out beyond the match window";
       return { kind: "not_payable", order: before, reason };
     }
-    const paid = getOrder(db, u.tradeNo)!;
+    const paid = toOrder(row);
     const entry = u.outbox(paid);
     let notificationId: number | null = null;
     if (entry) {

@@ -4,8 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { MatchView } from "../../core/report-match.ts";
 import type { Reason } from "../../core/reasons.ts";
-import type { PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
-import { listChannels } from "./channels.ts";
+import type { Directory, PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import { SLOT_HELD } from "./slots.ts";
 import { prepared } from "./statement.ts";
 import { getOrder } from "./orders.ts";
@@ -24,9 +23,17 @@ export const ordersByAmountSql = () =>
 
 const ORDERS_BY_AMOUNT = prepared(ordersByAmountSql);
 
-function view(db: Database): MatchView {
+/**
+ * The accounts come from the kept directory (directory.ts): its version is read in this transaction,
+ * so they are the committed ones, without reading and mapping every account for every report.
+ */
+function view(db: Database, directory: () => Directory): MatchView {
   return {
-    accounts: (pid) => (pid === null ? listChannels(db) : listChannels(db, { usableBy: pid })),
+    accounts: (pid) => {
+      const all = directory().accounts;
+      // As listChannels' usableBy: the merchant's own and the shared ones, by sort then id.
+      return pid === null ? all : all.filter((a) => a.pid === 0 || a.pid === pid).sort((a, b) => a.sort - b.sort || a.id - b.id);
+    },
     ordersByTradeAmount: (accountIds, tradeAmount, since) => {
       if (accountIds.length === 0) return [];
       // The ids are bound (one statement, prepared once, whatever the accounts), not inlined.
@@ -45,7 +52,7 @@ function seen(db: Database, key: string | null): boolean {
 }
 
 /** A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit. */
-export function settleReport(db: Database, u: SettleReportUnit): SettleReportResult {
+export function settleReport(db: Database, u: SettleReportUnit, directory: () => Directory): SettleReportResult {
   return inTransaction(db, (): SettleReportResult => {
     const stored = (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
       const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound });
@@ -53,7 +60,7 @@ export function settleReport(db: Database, u: SettleReportUnit): SettleReportRes
     };
     if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
     if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
-    const d = u.decide(view(db));
+    const d = u.decide(view(db, directory));
     // Only an explicit "matched" pays; every other decision is stored with its reason.
     if (d.kind === "matched") {
       // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
