@@ -1,4 +1,5 @@
-// Shared by the bench scenarios: child processes, free ports, one autocannon run, percentiles.
+// Shared by the bench scenarios: child processes, free ports, one autocannon run, percentiles, the
+// log's pages by table.
 import autocannon from "autocannon";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -138,4 +139,20 @@ export function pool<T>(items: T[]) {
     },
   };
   return p;
+}
+
+/**
+ * The frames of a database's write-ahead log, counted by the table or index that owns each page
+ * (SQLite's dbstat), most first: what the commits since the log was last emptied wrote.
+ */
+export function walPagesByTree(db: { query(sql: string): { all(): unknown[] } }, path: string): Map<string, number> {
+  const wal = readFileSync(`${path}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const owner = new Map((db.query("SELECT pageno, name FROM dbstat").all() as { pageno: number; name: string }[]).map((r) => [r.pageno, r.name]));
+  const counts = new Map<string, number>();
+  for (let off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) {
+    const name = owner.get(wal.readUInt32BE(off)) ?? "(freed)";
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return new Map([...counts].sort((a, b) => b[1] - a[1]));
 }

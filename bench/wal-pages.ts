@@ -4,13 +4,14 @@
 // database takes BEFORE creates through app.handle (CONCURRENCY in flight, so the group commit
 // batches them as under load); the log is then emptied and checkpoints stopped, COUNT more creates
 // run, and each frame of the log is attributed to its table or index (SQLite's dbstat).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { createMeter } from "./create-cpu.ts";
+import { walPagesByTree } from "./lib.ts";
 import { createBodies } from "./native.ts";
 import { seed } from "./seed.ts";
 
@@ -29,16 +30,11 @@ try {
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   db.exec("PRAGMA wal_autocheckpoint = 0");
   for (let i = 0; i < COUNT / BATCH; i++) await m.batch();
-  const wal = readFileSync(`${path}-wal`);
-  const pageSize = wal.readUInt32BE(8);
-  const frames: number[] = [];
-  for (let off = 32; off + 24 + pageSize <= wal.length; off += 24 + pageSize) frames.push(wal.readUInt32BE(off));
-  const owner = new Map((db.query("SELECT pageno, name FROM dbstat").all() as { pageno: number; name: string }[]).map((r) => [r.pageno, r.name]));
-  const counts = new Map<string, number>();
-  for (const p of frames) counts.set(owner.get(p) ?? "(freed)", (counts.get(owner.get(p) ?? "(freed)") ?? 0) + 1);
-  console.log(`${COUNT} native creates after ${BEFORE}: ${frames.length} log frames, ${(frames.length / COUNT).toFixed(2)} pages per create\n`);
+  const counts = walPagesByTree(db, path);
+  const frames = [...counts.values()].reduce((a, b) => a + b, 0);
+  console.log(`${COUNT} native creates after ${BEFORE}: ${frames} log frames, ${(frames / COUNT).toFixed(2)} pages per create\n`);
   console.log("| table or index | pages per create |\n|---|---:|");
-  for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${(n / COUNT).toFixed(3)} |`);
+  for (const [name, n] of counts) console.log(`| ${name} | ${(n / COUNT).toFixed(3)} |`);
   m.gw.store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
