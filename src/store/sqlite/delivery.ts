@@ -11,7 +11,7 @@ type Row = Record<string, number | string | null>;
 // Held once per database (statement.ts), as recordAttempt's own statements. The merchant is the
 // attempt's when deliverOne read it (AttemptOutcome.pid), else its order's: the lookup through
 // the outbox row and the order took 12.6 µs an attempt, the row by pid under 1
-// (docs/benchmarks.md, 2026-11-29 21:00).
+// (docs/benchmarks.md, the 2026-11-29 20:50 run).
 const MOVE = `ON CONFLICT (pid) DO UPDATE SET
          last_success_at = CASE WHEN $ok THEN MAX(COALESCE(last_success_at, 0), $at) ELSE last_success_at END,
          failing_since = CASE WHEN $ok THEN NULL ELSE COALESCE(failing_since, $at) END,
