@@ -10,24 +10,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { deliverDue } from "../src/core/notify/deliver.ts";
-import { md5Sign } from "../src/protocols/signing.ts";
 import { buildApp } from "../src/server/app.ts";
 import { openGateway } from "../src/server/bootstrap.ts";
 import { walPagesByTree } from "./lib.ts";
-import { createBodies } from "./native.ts";
-import { phoneKey, seed } from "./seed.ts";
+import { createBodies, createOk } from "./native.ts";
+import { inParallel, phoneReport } from "./notify.ts";
+import { seed } from "./seed.ts";
 
 const BEFORE = Number(process.env.BEFORE ?? 20_000);
 const COUNT = Number(process.env.COUNT ?? 4_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const DELIVER_BATCH = Number(process.env.DELIVER_BATCH ?? 16);
-
-async function inParallel<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (i < items.length) await fn(items[i++]!);
-  }));
-}
 
 const dir = mkdtempSync(join(tmpdir(), "xpay-notify-pages-"));
 const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("success") });
@@ -39,8 +32,9 @@ try {
   const db = (gw.store as unknown as { db: Database }).db;
   const post = (path: string, type: string, body: string) => app.handle(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": type }, body }));
   const create = async (body: string) => {
-    const text = await (await post("/xpay/order/create", "application/x-www-form-urlencoded", body)).text();
-    if (!text.startsWith('{"code":200')) throw new Error(`create failed: ${text.slice(0, 200)}`);
+    const res = await post("/xpay/order/create", "application/x-www-form-urlencoded", body);
+    const text = await res.text();
+    if (!createOk(res.status, text)) throw new Error(`create failed: ${text.slice(0, 200)}`);
   };
   const url = `http://127.0.0.1:${receiver.port}/notify`;
   await inParallel(createBodies(BEFORE, `B${Date.now()}-`, url).bodies, 64, create);
@@ -61,11 +55,7 @@ try {
   db.exec("PRAGMA wal_autocheckpoint = 0");
   let matched = 0;
   await inParallel(pending, CONCURRENCY, async (o) => {
-    const p: Record<string, string> = {
-      amount: String(o.trade_amount), pay_type: "alipay", channel_code: o.code, channel_account_id: String(o.account_id),
-      coll_user: "bench-phone", timestamp: String(Date.now()), pay_time: String(Date.now()),
-    };
-    const answer = (await (await post("/api/report/0/pc", "application/json", JSON.stringify({ ...p, sign: md5Sign(p, phoneKey(o.code), ["sign"]) }))).json()) as { data?: { outcome?: string } };
+    const answer = (await (await post("/api/report/0/pc", "application/json", phoneReport(o))).json()) as { data?: { outcome?: string } };
     if (answer.data?.outcome === "matched") matched++;
   });
   if (matched !== pending.length) throw new Error(`${matched} of ${pending.length} reports matched`);

@@ -39,7 +39,7 @@ export function startReceiver(): Receiver {
   return r;
 }
 
-async function inParallel<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>, until = Infinity): Promise<void> {
+export async function inParallel<T>(items: T[], concurrency: number, fn: (item: T, i: number) => Promise<void>, until = Infinity): Promise<void> {
   let i = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -57,6 +57,15 @@ export interface PendingOrder {
   trade_amount: number;
   account_id: number;
   code: string;
+}
+
+/** The amount report the phone watching the order's account sends for it (/api/report/0/pc, JSON). */
+export function phoneReport(order: Pick<PendingOrder, "trade_amount" | "account_id" | "code">): string {
+  const p: Record<string, string> = {
+    amount: String(order.trade_amount), pay_type: "alipay", channel_code: order.code, channel_account_id: String(order.account_id),
+    coll_user: "bench-phone", timestamp: String(Date.now()), pay_time: String(Date.now()),
+  };
+  return JSON.stringify({ ...p, sign: md5Sign(p, phoneKey(order.code), ["sign"]) });
 }
 
 /** Where the scenario runs: the gateways (requests go to them in turn) and how it finds its pending orders. */
@@ -108,11 +117,7 @@ export async function notifyLoad(
     pending,
     o.concurrency,
     async (order, i) => {
-      const p: Record<string, string> = {
-        amount: String(order.trade_amount), pay_type: "alipay", channel_code: order.code, channel_account_id: String(order.account_id),
-        coll_user: "bench-phone", timestamp: String(Date.now()), pay_time: String(Date.now()),
-      };
-      const body = JSON.stringify({ ...p, sign: md5Sign(p, phoneKey(order.code), ["sign"]) });
+      const body = phoneReport(order);
       const t0 = performance.now();
       sent.set(order.trade_no, t0);
       const r = await fetch(`${at(i)}/api/report/0/pc`, { method: "POST", headers: { "content-type": "application/json" }, body });

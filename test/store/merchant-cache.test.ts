@@ -48,3 +48,14 @@ test("the whole list is read once a second too: a report from the operator's cli
   await h.gw.store.addMerchant({ pid: 3003, name: "Third", secret: "t".repeat(32), now: h.clock.now() });
   expect((await h.gw.store.listMerchants()).map((m) => m.pid)).toEqual([1001, 2002, 3003]);
 });
+
+test("a read in flight when a change clears the cache is not kept: the change is seen at once", async () => {
+  // The read starts, the change runs before the read's answer is stored; the old answer must not
+  // then sit in the cache for a second.
+  const reading = h.gw.store.getMerchant(1001);
+  const listing = h.gw.store.listMerchants();
+  const changing = h.gw.store.updateMerchant(1001, { active: false, name: "Renamed" });
+  await Promise.all([reading, listing, changing]);
+  expect((await h.gw.store.getMerchant(1001))!.active).toBe(false);
+  expect((await h.gw.store.listMerchants()).map((m) => m.name)).toEqual(["Renamed"]);
+});
