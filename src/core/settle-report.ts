@@ -6,20 +6,13 @@ import { type PaymentFacts, payUnit } from "./pay-order.ts";
 import { boundedResult, unmatchedBound } from "./report-bounds.ts";
 import { because } from "./reasons.ts";
 import { isPayable, type MatchDecision, type MatchView, matched, matchPayment, notPaidReason, type PaymentClaim, whyNotPayable } from "./report-match.ts";
-import type { ClientBeat, MonitorClient, NonceClaim, ReportRecord, SettleReportResult } from "./store.ts";
+import type { MonitorClient, NonceClaim, ReportRecord, SettleReportResult } from "./store.ts";
 import type { Merchant } from "./types.ts";
 
 /** `signer`: who answers for the report when not its merchant's secret (report-bounds.ts signerOf). */
 export type ReportInput = Omit<ReportRecord, "outcome" | "reason" | "tradeNo" | "createdAt"> & { signer?: string };
 
-/** A payment report's optional parts: what the payment records, the signed timestamp to claim, the client's heartbeat (clientBeat). */
-export interface SettleOptions {
-  facts?: PaymentFacts;
-  nonce?: NonceClaim;
-  seen?: ClientBeat;
-}
-
-async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], { facts = {}, nonce, seen }: SettleOptions) {
+async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, now: number, window: number) => MatchDecision, merchants: Merchant[], facts: PaymentFacts, nonce?: NonceClaim) {
   const window = (await gw.settings()).int("match_window");
   const now = gw.clock.now();
   const byPid = new Map(merchants.map((m) => [m.pid, m]));
@@ -38,7 +31,6 @@ async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, no
     pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
     notPaid: notPaidReason,
     nonce,
-    seen,
   });
   const result = boundedResult(settled, bound);
   if (result.replayed) {
@@ -53,12 +45,9 @@ async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, no
   return result;
 }
 
-/**
- * Amount, message and third-account reports. `merchants` must hold every merchant the claim can
- * reach. `o.seen`: the reporter's heartbeat, stored with the report (not when its nonce was replayed).
- */
-export async function settlePaymentReport(gw: Gateway, report: ReportInput, claim: PaymentClaim, merchants: Merchant[], o: SettleOptions = {}): Promise<SettleReportResult> {
-  return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, o);
+/** Amount, message and third-account reports. `merchants` must hold every merchant the claim can reach. */
+export async function settlePaymentReport(gw: Gateway, report: ReportInput, claim: PaymentClaim, merchants: Merchant[], facts: PaymentFacts = {}, nonce?: NonceClaim): Promise<SettleReportResult> {
+  return settle(gw, report, (view, now, window) => matchPayment(claim, view, now, window), merchants, facts, nonce);
 }
 
 /**
@@ -79,29 +68,24 @@ export async function settleOperatorPayment(gw: Gateway, tradeNo: string, facts:
     if (!current) return { kind: "unmatched", reason: because("order_not_found") };
     return isPayable(current, now, window) ? matched(current) : { kind: "unmatched", reason: whyNotPayable(current, now, window), order: current };
   };
-  return settle(gw, report, decide, [merchant], { facts });
+  return settle(gw, report, decide, [merchant], facts);
 }
-
-/** Who reported, as clientBeat and markClientSeen read it (core/clients/reporter.ts presenceOf). */
-export type Presence = { kind: MonitorClient["kind"]; pid: number; name: string; channelId?: number | null; extData?: string; onlyListed?: boolean };
 
 /**
  * Any accepted report counts as a heartbeat of its client and of the accounts it concerns. The
  * beat also extends the client's online history (store.devices) while beats come within the
- * heartbeat timeout, so its gaps are the silences longer than that. A payment report gives it to
- * settlePaymentReport (stored with the report); a report that settles nothing, to markClientSeen.
+ * heartbeat timeout, so its gaps are the silences longer than that.
  */
-export async function clientBeat(gw: Gateway, client: Presence, accountIds: number[]): Promise<ClientBeat> {
+export async function markClientSeen(
+  gw: Gateway,
+  client: { kind: MonitorClient["kind"]; pid: number; name: string; channelId?: number | null; extData?: string; onlyListed?: boolean },
+  accountIds: number[],
+): Promise<void> {
   const gap = (await gw.settings()).int("heartbeat_timeout");
-  return {
-    client: { kind: client.kind, pid: client.pid, name: client.name || "(unnamed)", channelId: client.channelId ?? null, extData: client.extData ?? "", lastSeenAt: gw.clock.now() },
+  await gw.store.recordClientSeen(
+    { kind: client.kind, pid: client.pid, name: client.name || "(unnamed)", channelId: client.channelId ?? null, extData: client.extData ?? "", lastSeenAt: gw.clock.now() },
     accountIds,
-    history: { gap },
-    options: { onlyListed: client.onlyListed },
-  };
-}
-
-export async function markClientSeen(gw: Gateway, client: Presence, accountIds: number[]): Promise<void> {
-  const b = await clientBeat(gw, client, accountIds);
-  await gw.store.recordClientSeen(b.client, b.accountIds, b.history, b.options);
+    { gap },
+    { onlyListed: client.onlyListed },
+  );
 }

@@ -224,20 +224,6 @@ export interface SettleReportUnit {
   nonce?: NonceClaim;
   /** An unmatched outcome past this bound is counted, not stored. */
   bound?: ReportBound | null;
-  /**
-   * The reporting client's heartbeat (recordClientSeen's arguments), recorded unless the nonce was
-   * replayed. SQLite writes it in the report's own savepoint, so the answer waits for one commit,
-   * not two; PostgreSQL records it right after the report's transaction (docs/decisions/stores.md).
-   */
-  seen?: ClientBeat;
-}
-
-/** A client's sign of life: the client, the accounts it concerns, and whether its online history is kept. */
-export interface ClientBeat {
-  client: Omit<MonitorClient, "id">;
-  accountIds: number[];
-  history?: { gap: number };
-  options?: SeenOptions;
 }
 
 export interface SettleReportResult {

@@ -5,7 +5,7 @@ import { claimScope, presenceOf, reporterAccounts, reporterMerchants } from "../
 import type { Gateway } from "../../core/gateway.ts";
 import { reporterSigner } from "../../core/report-bounds.ts";
 import { accountFits } from "../../core/report-match.ts";
-import { clientBeat, settlePaymentReport } from "../../core/settle-report.ts";
+import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
 import { accept, reply } from "./auth.ts";
 import { amountReportKey, rawOf, settledEnvelope } from "./codec.ts";
 import { AmountParams } from "./schemas.ts";
@@ -19,7 +19,6 @@ export async function amountReport(gw: Gateway, request: Request, pidText: strin
   const amount = Number(p.amount);
   const accountId = p.channel_account_id ? Number(p.channel_account_id) : null;
   const watched = await reporterAccounts(gw, reporter);
-  const seen = watched.filter((x) => accountFits(x, { payType: p.pay_type, accountId, channelCode: p.channel_code })).map((x) => x.id);
   const r = await settlePaymentReport(
     gw,
     { kind: "amount", pid, signer: reporterSigner(reporter), client: reporter.client?.name ?? (p.coll_user || p.uid || p.channel_code!), raw: rawOf("amount", p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: amountReportKey(pid, p) },
@@ -28,7 +27,9 @@ export async function amountReport(gw: Gateway, request: Request, pidText: strin
       orderId: p.order_id ?? "", outOrderId: p.out_order_id ?? "",
     },
     await reporterMerchants(gw, reporter),
-    { facts: { buyer: p.pay_user }, seen: await clientBeat(gw, presenceOf(reporter, p.coll_user || p.uid || p.channel_code!, false), seen) },
+    { buyer: p.pay_user },
   );
+  const seen = watched.filter((x) => accountFits(x, { payType: p.pay_type, accountId, channelCode: p.channel_code })).map((x) => x.id);
+  await markClientSeen(gw, presenceOf(reporter, p.coll_user || p.uid || p.channel_code!, false), seen);
   return reply(settledEnvelope(r));
 }

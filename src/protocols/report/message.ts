@@ -10,7 +10,7 @@ import { insertUnmatched, reporterSigner } from "../../core/report-bounds.ts";
 import { type ForwardedMessage, parseForwardedContent } from "../../core/report-rules.ts";
 import { recogniseMessage } from "../../core/rules/operator-rules.ts";
 import { keepUnrecognised } from "../../core/rules/unparsed.ts";
-import { clientBeat, markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
+import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
 import type { NonceClaim, SettleReportResult } from "../../core/store.ts";
 import { because, coded, reasonFields } from "../../core/reasons.ts";
 import { accept, reject, reply } from "./auth.ts";
@@ -65,9 +65,11 @@ export async function settleMessage(gw: Gateway, reporter: Reporter, m: Forwarde
     { ...base, amount: found.amount, payType: found.payType },
     { ...claimScope(reporter, watched), amount: found.amount, payType: found.payType, channelCode: "", accountId: null, subAccount: "", orderId: "", outOrderId: "" },
     await reporterMerchants(gw, reporter),
-    { nonce: src.nonce, seen: await clientBeat(gw, presence, watched.filter((x) => x.payType === found.payType).map((x) => x.id)) },
+    {},
+    src.nonce,
   );
   if (r.replayed) return r;
+  await markClientSeen(gw, presence, watched.filter((x) => x.payType === found.payType).map((x) => x.id));
   // An operator's rule recognised it: the copy kept as unrecognised (an earlier send) is not any more.
   if (found.operator) await gw.store.rules.forgetUnparsed(pid, base.dedupeKey);
   return r;

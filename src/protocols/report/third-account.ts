@@ -2,7 +2,7 @@
 // flow. It is signed with the operator's third_account_secret and may pay any merchant's order:
 // by order_id / out_order_id when given, else by amount on the account named by sub_account.
 import type { Gateway } from "../../core/gateway.ts";
-import { clientBeat, settlePaymentReport } from "../../core/settle-report.ts";
+import { markClientSeen, settlePaymentReport } from "../../core/settle-report.ts";
 import { accountsFor } from "./accounts.ts";
 import { accept, reply } from "./auth.ts";
 import { rawOf, settledEnvelope, thirdAccountKey } from "./codec.ts";
@@ -13,7 +13,6 @@ export async function thirdAccountReport(gw: Gateway, request: Request): Promise
   if (!a.ok) return a.response;
   const p = a.params;
   const amount = Number(p.amount);
-  const seen = await accountsFor(gw, null, { payType: p.pay_type, named: p.sub_account });
   const r = await settlePaymentReport(
     gw,
     { kind: "third-account", pid: null, client: p.account!, raw: rawOf("third-account", p), amount, payType: p.pay_type!, channelCode: p.channel_code!, dedupeKey: thirdAccountKey(p) },
@@ -22,7 +21,8 @@ export async function thirdAccountReport(gw: Gateway, request: Request): Promise
       orderId: p.order_id ?? "", outOrderId: p.out_order_id ?? "",
     },
     await gw.store.listMerchants(),
-    { seen: await clientBeat(gw, { kind: "third-account", pid: 0, name: p.account!, extData: `type=${p.type}` }, seen) },
   );
+  const seen = await accountsFor(gw, null, { payType: p.pay_type, named: p.sub_account });
+  await markClientSeen(gw, { kind: "third-account", pid: 0, name: p.account!, extData: `type=${p.type}` }, seen);
   return reply(settledEnvelope(r));
 }

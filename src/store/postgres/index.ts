@@ -138,16 +138,7 @@ export class PostgresStore implements Store {
   insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(await this.db(), r, { bound, nonce });
   listReportBounds: Store["listReportBounds"] = async (f) => listReportBounds(await this.db(), f);
   listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
-  /**
-   * The heartbeat (u.seen) goes in right after the report's transaction, as before it was part of the
-   * unit: inside, its account update would hold the account's row lock, which creates take first,
-   * from the payment to the commit (SQLite has one writer and writes it in the same savepoint).
-   */
-  settleReport: Store["settleReport"] = async (u) => {
-    const settled = await this.writes.timed(async () => settleReport(await this.db(), u));
-    if (u.seen && !settled.replayed) await this.recordClientSeen(u.seen.client, u.seen.accountIds, u.seen.history, u.seen.options);
-    return settled;
-  };
+  settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u));
   assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);
   insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(await this.db(), r, limits);
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);

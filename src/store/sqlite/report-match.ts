@@ -10,7 +10,6 @@ import { prepared } from "./statement.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
-import { recordClientSeen } from "./clients.ts";
 import { insertReport } from "./reports.ts";
 import { toOrder } from "../rows.ts";
 import { inTransaction } from "./transaction.ts";
@@ -47,40 +46,28 @@ function view(db: Database, directory: () => Directory): MatchView {
   };
 }
 
-/** A matched or unmatched report with this dedupe key is stored already. */
-function settledBefore(db: Database, key: string | null): boolean {
+function seen(db: Database, key: string | null): boolean {
   if (key === null) return false;
   return db.query("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: key }) !== null;
 }
 
-/**
- * A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit.
- * The reporter's heartbeat (u.seen) is written in the same savepoint, so the report's answer waits
- * for one commit instead of a second one for the beat, and the two stand or fall together.
- */
+/** A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit. */
 export function settleReport(db: Database, u: SettleReportUnit, directory: () => Directory): SettleReportResult {
   return inTransaction(db, (): SettleReportResult => {
-    const settled = settle(db, u, directory);
-    // A replayed nonce settled nothing and is no sign of life either (as before the beat joined the unit).
-    if (u.seen && !settled.replayed) recordClientSeen(db, u.seen.client, u.seen.accountIds, u.seen.history, u.seen.options);
-    return settled;
+    const stored = (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
+      const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound });
+      return { reportId: id, outcome, reason: why.text, why, tradeNo, pay };
+    };
+    if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
+    if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
+    const d = u.decide(view(db, directory));
+    // Only an explicit "matched" pays; every other decision is stored with its reason.
+    if (d.kind === "matched") {
+      // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
+      const pay = payOrder(db, u.pay(d.order));
+      if (pay.kind === "paid") return stored("matched", d.reason, d.order.tradeNo, pay);
+      return stored("unmatched", u.notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
+    }
+    return stored("unmatched", d.reason, d.kind === "unmatched" ? (d.order?.tradeNo ?? null) : null, null);
   });
-}
-
-function settle(db: Database, u: SettleReportUnit, directory: () => Directory): SettleReportResult {
-  const stored = (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
-    const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound });
-    return { reportId: id, outcome, reason: why.text, why, tradeNo, pay };
-  };
-  if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
-  if (settledBefore(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
-  const d = u.decide(view(db, directory));
-  // Only an explicit "matched" pays; every other decision is stored with its reason.
-  if (d.kind === "matched") {
-    // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
-    const pay = payOrder(db, u.pay(d.order));
-    if (pay.kind === "paid") return stored("matched", d.reason, d.order.tradeNo, pay);
-    return stored("unmatched", u.notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);
-  }
-  return stored("unmatched", d.reason, d.kind === "unmatched" ? (d.order?.tradeNo ?? null) : null, null);
 }
