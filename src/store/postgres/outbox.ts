@@ -24,16 +24,22 @@ export async function claimDue(sql: SQL, nowMs: number, limit: number, leaseMs: 
 /**
  * The worker's fair-share rule (notify/fairness.ts) picks among the due, unleased rows, at most
  * `perMerchant` per merchant; only the admitted rows are leased, each by a conditional update, so a
- * row another instance leased in between is left out. Refused rows stay exactly as they were.
+ * row another instance leased in between is left out. Refused rows stay exactly as they were. The
+ * read seeks each merchant with pending rows on the pending rows' index (migration 037) and takes at
+ * most its share, so a pass costs the same whatever one merchant's backlog.
  */
 async function claimFair(sql: SQL, nowMs: number, limit: number, leaseMs: number, fair: ClaimFilter): Promise<Notification[]> {
   const candidates = (await sql`
-    SELECT id, url, pid FROM (
-      SELECT n.id, n.url, o.pid, n.next_attempt_at AS due,
-             ROW_NUMBER() OVER (PARTITION BY o.pid ORDER BY n.next_attempt_at, n.id) AS rn
-      FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-      WHERE n.status = 'pending' AND n.next_attempt_at <= ${nowMs} AND n.claimed_until <= ${nowMs}) due
-    WHERE rn <= ${fair.perMerchant} ORDER BY due, id`) as Row[];
+    WITH RECURSIVE m AS (
+      (SELECT pid FROM notifications WHERE status = 'pending' AND pid IS NOT NULL ORDER BY pid LIMIT 1)
+      UNION ALL
+      SELECT (SELECT n.pid FROM notifications n WHERE n.status = 'pending' AND n.pid > m.pid ORDER BY n.pid LIMIT 1)
+      FROM m WHERE m.pid IS NOT NULL)
+    SELECT d.id, d.url, d.pid FROM m CROSS JOIN LATERAL (
+      SELECT n.id, n.url, n.pid, n.next_attempt_at FROM notifications n
+      WHERE n.status = 'pending' AND n.pid = m.pid AND n.next_attempt_at <= ${nowMs} AND n.claimed_until <= ${nowMs}
+      ORDER BY n.next_attempt_at, n.id LIMIT ${fair.perMerchant}) d
+    ORDER BY d.next_attempt_at, d.id`) as Row[];
   const admitted: number[] = [];
   for (const c of candidates) {
     if (admitted.length >= limit) break;

@@ -26,8 +26,8 @@ export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
   let notificationId: number | null = null;
   if (entry) {
     const [row] = await tx`
-      INSERT INTO notifications (trade_no, family, url, method, params, next_attempt_at, created_at)
-      VALUES (${u.tradeNo}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${u.nowMs}) RETURNING id`;
+      INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, created_at)
+      VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${u.nowMs}) RETURNING id`;
     notificationId = Number(row.id);
   }
   return { kind: "paid", order: paid, notificationId };

@@ -29,6 +29,7 @@ import accountPages from "./033_account_pages.ts";
 import directoryVersion from "./034_directory_version.ts";
 import slotHeldUntil from "./035_slot_held_until.ts";
 import freeAmountWidening from "./036_free_amount_widening.ts";
+import pendingByMerchant from "./037_pending_by_merchant.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -68,4 +69,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 34, name: "directory_version", sql: directoryVersion },
   { version: 35, name: "slot_held_until", sql: slotHeldUntil },
   { version: 36, name: "free_amount_widening", sql: freeAmountWidening },
+  { version: 37, name: "pending_by_merchant", sql: pendingByMerchant },
 ];
