@@ -59,6 +59,18 @@ export async function startRig(prefix: string, root = join(import.meta.dir, ".."
     rmSync(dir, { recursive: true, force: true });
   };
   try {
+    // BENCH_PIN=S,C: the gateway and the baseline on CPU list S, this process (the load generator, the
+    // receiver, and wrk, which inherits it) on C: the client then never takes the server's core, and
+    // the server's own threads (checkpoint, collector, JIT) share its one (docs/benchmarks.md, 2026-11-30).
+    if (process.env.BENCH_PIN) {
+      const [serverCpus, clientCpus] = process.env.BENCH_PIN.split(",");
+      const pin = (cpus: string | undefined, pid: number) => {
+        const r = Bun.spawnSync(["taskset", "-a", "-cp", cpus ?? "", String(pid)], { stdout: "ignore", stderr: "pipe" });
+        if (r.exitCode !== 0) throw new Error(`BENCH_PIN: taskset -a -cp ${cpus} ${pid} failed: ${r.stderr.toString().trim()}`);
+      };
+      for (const pid of [server.pid, baselineProc.pid]) pin(serverCpus, pid);
+      pin(clientCpus, process.pid);
+    }
     const gateway = `http://127.0.0.1:${port}`;
     await waitHealthy(`${gateway}/healthz`);
     const baseline = `http://127.0.0.1:${await firstLine(baselineProc.stdout)}`;
