@@ -50,6 +50,14 @@ export function cpuTimes(): { total: number; steal: number } {
   return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
 }
 
+/** CPU time (user + system) the processes used so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMs(pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return sum + (Number(f[11]) + Number(f[12])) * 10;
+  }, 0);
+}
+
 /** Share of the machine's CPU time the hypervisor gave to others between two readings, in %. */
 export const stealPct = (a: ReturnType<typeof cpuTimes>, b: ReturnType<typeof cpuTimes>) =>
   b.total > a.total ? (100 * (b.steal - a.steal)) / (b.total - a.total) : NaN;

@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
-import { DURATION, percentile } from "./lib.ts";
+import { cpuMs, DURATION, percentile } from "./lib.ts";
 import { type ArmName, startArm } from "./pg-arms.ts";
 import { type NotifyResult, notifyLoad, startReceiver } from "./notify.ts";
 
@@ -38,13 +38,6 @@ const labels = roots.map((r, i) => `${String.fromCharCode(65 + i)} ${r} (${descr
 
 const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true }) : null;
 const runs: { checkout: number; arm: ArmName; round: number; r: NotifyResult; cpu: number }[] = [];
-/** CPU time (user + system) the servers' processes used so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMs(pids: number[]): number {
-  return pids.reduce((sum, pid) => {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return sum + (Number(f[11]) + Number(f[12])) * 10;
-  }, 0);
-}
 const loadAt = [loadAvg()];
 try {
   for (let round = 1; round <= ROUNDS; round++) {
