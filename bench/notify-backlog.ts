@@ -8,7 +8,8 @@ import { Database } from "bun:sqlite";
 import { createServer, type Socket } from "node:net";
 import { resolve } from "node:path";
 import { cpuMs, DURATION, percentile } from "./lib.ts";
-import { notifyLoad, type NotifyResult } from "./notify.ts";
+import { notifyLoad, type NotifyResult, type PendingOrder } from "./notify.ts";
+import { PENDING } from "./pg-arms.ts";
 import { startRig } from "./rig.ts";
 import { PID } from "./seed.ts";
 
@@ -66,8 +67,7 @@ for (let round = 1; round <= ROUNDS; round++) {
       writeBacklog(rig.dbPath, hang.url);
       await Bun.sleep(1500); // the worker's poll finds the backlog and fills 1002's share with attempts that wait
       const db = new Database(rig.dbPath, { readonly: true });
-      const pending = async (prefix: string) =>
-        db.query(`SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE ?`).all(`${prefix}%`) as never;
+      const pending = async (prefix: string) => db.query(`${PENDING}?`).all(`${prefix}%`) as PendingOrder[];
       let before = 0;
       const r = await notifyLoad({ gateways: [rig.gateway], pending }, rig.receiver, { orders: ORDERS, concurrency: 16, seconds: DURATION, beforeReports: async () => void (before = cpuMs([rig.server.pid])) });
       const cpu = (cpuMs([rig.server.pid]) - before) / Math.max(1, r.delivered);

@@ -34,7 +34,8 @@ export interface Arm {
   stop(): Promise<void>;
 }
 
-const PENDING = `SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
+/** The bench merchant's orders by out_trade_no prefix, with what its phone reports (append the quoted LIKE pattern). */
+export const PENDING = `SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
 /** expire_time is in Unix seconds, as the core's clock.now() */
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const HELD_TWICE = (now: number) =>
