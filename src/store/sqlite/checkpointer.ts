@@ -30,6 +30,8 @@ export interface CheckpointerOptions {
   rewindPages?: number;
   /** Hold write batches until `resume` (the store's group commit); absent: the log is never rewound. */
   hold?: { pause(): void; resume(): void };
+  /** Writes are held at most this long for a rewind (default HOLD_MAX_MS); tests on a slow disk raise it. */
+  holdMaxMs?: number;
   /** The thread is alive (at most once a second; /healthz shows it), with its flushes, copies and flushes of the database file before a rewind so far. */
   onBeat?: (done: { syncs: number; copies: number; presyncs: number }) => void;
   onError?: (message: string) => void;
@@ -52,7 +54,7 @@ const REWIND_PAGES = 65_536;
 const WRITER_PAGES = 131_072;
 const SYNC_MS = 20;
 const COPY_MS = 100;
-/** Writes are held at most this long for a rewind. */
+/** Writes are held at most this long for a rewind: a hold cut short rewinds nothing. */
 const HOLD_MAX_MS = 250;
 
 // In a `bun build --compile` executable the worker is an entry point of its own, addressed by its
@@ -77,7 +79,7 @@ export function startCheckpointer(db: Database, o: CheckpointerOptions = {}): Ch
     else if (e.data === "pause" && o.hold) {
       // Between turns: no write transaction is open now, so the held store commits nothing more.
       o.hold.pause();
-      held = setTimeout(release, HOLD_MAX_MS); // a thread that never answers must not stop the writes
+      held = setTimeout(release, o.holdMaxMs ?? HOLD_MAX_MS); // a thread that never answers must not stop the writes
       worker.postMessage("paused");
     } else if (e.data === "resume") release();
     else if (e.data === "stopped") stopped?.();
