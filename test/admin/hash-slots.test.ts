@@ -44,7 +44,9 @@ test("strangers over the bound get BUSY at once; a known operator is never refus
   expect(slots.full()).toBe(true);
   const t0 = performance.now();
   expect(await slots.tryRun(async () => "never")).toBe(BUSY);
-  expect(performance.now() - t0).toBeLessThan(50); // at once: no slot was waited for
+  // At once: a wait for a slot would last until `first` opens, below; the bound only leaves room for a
+  // loaded machine's pause (50 ms was within one).
+  expect(performance.now() - t0).toBeLessThan(1000);
   const known = gate(started, "known");
   const operator = slots.run(known.work); // past the bound, still queued
   expect(slots.load()).toEqual({ running: 1, known: 1, strangers: 2 });

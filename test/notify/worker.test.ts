@@ -53,12 +53,17 @@ describe("notification worker", () => {
 
   test("stop waits for the attempt in flight and records it", async () => {
     let release: () => void = () => {};
-    const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>((r) => (release = () => r(new Response("success")))) });
+    const { promise: arrived, resolve: arrive } = Promise.withResolvers<void>();
+    const slow = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Promise<Response>((r) => ((release = () => r(new Response("success"))), arrive())),
+    });
     const worker = startWorker(h.gw, { pollMs: 20 });
     try {
       const o = await createOrder(h, { notify_url: `http://127.0.0.1:${slow.port}/n` });
       await amountReport(h, 1000);
-      await Bun.sleep(100);
+      await arrived; // the attempt is in flight (a fixed sleep raced it on a loaded machine)
       const stopping = worker.stop();
       release();
       await stopping;
@@ -92,7 +97,8 @@ describe("notification worker", () => {
     const o = await createOrder(h);
     h.clock.advance(901);
     const worker = startWorker(h.gw, { pollMs: 20, sweepMs: 0 });
-    await Bun.sleep(60);
+    const end = Date.now() + 5000; // within a pass or two; a deadline, not a fixed sleep, for a loaded machine
+    while ((await h.gw.store.getOrder(o.trade_no))?.status !== 4 && Date.now() < end) await Bun.sleep(10);
     await worker.stop();
     expect((await h.gw.store.getOrder(o.trade_no))?.status).toBe(4);
   });

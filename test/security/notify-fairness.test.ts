@@ -72,6 +72,17 @@ async function merchantBPaid(rx: Receiver): Promise<number> {
 
 const rawDb = () => new Database(h.dbPath, { readonly: true });
 
+/**
+ * Waits (5 s at most) until `count` reaches the cap, then a little longer: the count is read once
+ * the claims had their time, which a fixed sleep did not promise a loaded machine.
+ */
+async function settledAt(count: () => number, cap: number): Promise<number> {
+  const end = Date.now() + 5000;
+  while (count() < cap && Date.now() < end) await Bun.sleep(10);
+  await Bun.sleep(100); // a claim past the cap would show by now
+  return count();
+}
+
 describe("one merchant's hanging endpoint never delays another merchant's notification", () => {
   test("100 hanging notifications of merchant A (10 endpoints): B's arrives in under 2 s; A holds at most its share", async () => {
     const hangs = Array.from({ length: 10 }, hangingListener);
@@ -81,8 +92,7 @@ describe("one merchant's hanging endpoint never delays another merchant's notifi
     worker = startWorker(h.gw, { maxTimeoutMs: 10_000 }); // the default concurrency and caps
 
     for (let i = 0; i < 100; i++) await paidOrder(1001, hangs[i % 10]!.url);
-    await Bun.sleep(300); // A's attempts are connected and hanging
-    const aConnections = hangs.reduce((n, x) => n + x.open(), 0);
+    const aConnections = await settledAt(() => hangs.reduce((n, x) => n + x.open(), 0), NOTIFY_PER_MERCHANT); // A's attempts connected and hanging
     const ms = await merchantBPaid(rx);
     console.log(`merchant B notified ${ms.toFixed(0)} ms after its payment, A had ${aConnections} attempts hanging`);
     expect(ms).toBeLessThan(2000);
@@ -103,8 +113,7 @@ describe("one merchant's hanging endpoint never delays another merchant's notifi
     cleanups.push(() => rx.stop());
     worker = startWorker(h.gw, { maxTimeoutMs: 10_000 });
     for (const pid of [1002, 1003, 1004, 1005, 1006]) for (let i = 0; i < 10; i++) await paidOrder(pid, hang.url);
-    await Bun.sleep(300);
-    expect(hang.accepted()).toBe(NOTIFY_PER_TARGET);
+    expect(await settledAt(() => hang.accepted(), NOTIFY_PER_TARGET)).toBe(NOTIFY_PER_TARGET);
     expect(await merchantBPaid(rx)).toBeLessThan(2000);
   }, 20_000);
 });
@@ -126,8 +135,7 @@ describe("caps keep the outbox's guarantees", () => {
     worker = startWorker(h.gw, { pollMs: 50, caps: { perMerchant: 4, perTarget: 4 } });
     const trades: string[] = [];
     for (let i = 0; i < 10; i++) trades.push(await paidOrder(1001, `http://127.0.0.1:${slow.port}/n`));
-    await Bun.sleep(200);
-    expect(seen).toBe(4);
+    expect(await settledAt(() => seen, 4)).toBe(4);
     const db = rawDb();
     const waiting = db.query("SELECT COUNT(*) AS c FROM notifications WHERE claimed_until = 0 AND attempts = 0 AND status = 'pending'").get() as { c: number };
     db.close();

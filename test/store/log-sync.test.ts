@@ -72,6 +72,7 @@ function watched(syncMs: number, copyMs: number) {
 }
 
 test("the thread flushes the log between its checkpoints, and copies it every copyMs", async () => {
+  const started = performance.now();
   const { db, beats, ck } = watched(5, 100);
   const insert = db.query("INSERT INTO t (v) VALUES ('x')");
   const end = Date.now() + 2300;
@@ -80,12 +81,15 @@ test("the thread flushes the log between its checkpoints, and copies it every co
     await Bun.sleep(2);
   }
   await ck.stop();
+  const ms = performance.now() - started;
   db.close();
   const last = beats.at(-1)!;
   // About 20 ticks a copy over two seconds; a loaded machine runs fewer ticks, not fewer flushes per copy.
+  // At most one copy a copyMs from the start to the stop (a slow stop runs longer: bounded by its
+  // measured time, not the loop's), one at the start and one at the stop.
   expect(beats.length).toBeGreaterThanOrEqual(2);
   expect(last.copies).toBeGreaterThanOrEqual(5);
-  expect(last.copies).toBeLessThanOrEqual(25);
+  expect(last.copies).toBeLessThanOrEqual(Math.ceil(ms / 100) + 2);
   expect(last.syncs).toBeGreaterThan(last.copies * 3);
 });
 
