@@ -81,6 +81,8 @@ export interface Notification {
   nextAttemptAt: number; // ms
   createdAt: number; // ms
   deliveredAt: number | null;
+  /** The order's merchant, kept on the row since migration 037 (absent on a row written without it). */
+  pid?: number;
 }
 
 /** One merchant's notification delivery, as the merchants list and `xpay notify health` show it (times ms). */

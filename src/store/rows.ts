@@ -92,6 +92,7 @@ export function toNotification(r: Row): Notification {
     nextAttemptAt: num(r.next_attempt_at),
     createdAt: num(r.created_at),
     deliveredAt: numOrNull(r.delivered_at),
+    ...(r.pid == null ? {} : { pid: num(r.pid) }),
   };
 }
 

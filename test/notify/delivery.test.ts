@@ -134,6 +134,23 @@ describe("notification delivery", () => {
     expect([n?.status, n?.attempts]).toEqual(["failed", 16]);
   });
 
+  test("an attempt signs with the merchant the outbox row keeps (037): the order is not read again", async () => {
+    rx = startReceiver(["success"]);
+    const o = await createOrder(h, { notify_url: rx.url });
+    await amountReport(h, 1000);
+    const read = h.gw.store.getOrder;
+    const orderReads: string[] = [];
+    h.gw.store.getOrder = (t) => (orderReads.push(t), read(t));
+    try {
+      expect(await deliverDue(h.gw)).toEqual({ attempted: 1, delivered: 1 });
+    } finally {
+      h.gw.store.getOrder = read;
+    }
+    expect(orderReads).toEqual([]);
+    expect(rx.received.map((r) => r.params.trade_no)).toEqual([o.trade_no]);
+    expectValidNativeSignature(rx.received[0]!.params);
+  });
+
   test("an order without notify_url gets no outbox row", async () => {
     const o = await createOrder(h);
     await amountReport(h, 1000);

@@ -28,12 +28,15 @@ interface Sent {
 }
 
 async function send(gw: Gateway, n: Notification, o: DeliveryOptions): Promise<Sent> {
-  const order = await gw.store.getOrder(n.tradeNo);
-  const merchant = order ? await gw.store.getMerchant(order.pid) : null;
+  const notifier = gw.families.has(n.family) ? gw.families.get(n.family) : null;
+  // The row keeps its merchant (migration 037): the order is read only for a row without it, or for
+  // a family that signs with the order's own key (V免签).
+  const order = n.pid === undefined || notifier?.signingKey ? await gw.store.getOrder(n.tradeNo) : null;
+  const merchantPid = n.pid ?? order?.pid;
+  const merchant = merchantPid === undefined || (notifier?.signingKey && !order) ? null : await gw.store.getMerchant(merchantPid);
   if (!merchant) return { httpStatus: null, body: "", error: "order or merchant no longer exists", acknowledged: false };
   const pid = merchant.pid;
-  if (!gw.families.has(n.family)) return { pid, httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
-  const notifier = gw.families.get(n.family);
+  if (!notifier) return { pid, httpStatus: null, body: "", error: `no notifier registered for family ${n.family}`, acknowledged: false };
   // Resolved and checked once; the request goes to that address (no second lookup by fetch).
   const pinned = await pinTarget(n.url, await blockPrivateOn(gw), o.lookup ?? gw.lookup);
   if ("problem" in pinned) return { pid, httpStatus: null, body: "", error: pinned.problem, acknowledged: false };
