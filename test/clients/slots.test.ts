@@ -8,6 +8,7 @@ import { payOrder } from "../../src/core/pay-order.ts";
 import { reservedAmounts } from "../../src/core/slots/reserved.ts";
 import { cliOn } from "../cli/run-cli.ts";
 import { harness, type Harness, postJson, seed, signed } from "../helpers.ts";
+import { seeded } from "../seeded.ts";
 
 let h: Harness;
 beforeEach(async () => {
@@ -25,11 +26,10 @@ async function create(money: string) {
 }
 const cancel = (tradeNo: string) => postJson(h, "/xpay/order/cancel", signed({ pid: 1001, order_id: tradeNo, timestamp: h.clock.now() }));
 
-/** A small deterministic generator, so a failure is reproducible. */
+/** A whole number in [0, k), from the tests' seeded generator: a failure is reproducible. */
 function rng(seed: number) {
-  let s = seed;
-  // The high bits: an LCG's low bits repeat with a short period.
-  return (k: number) => ((s = (s * 1103515245 + 12345) % 2147483648), Math.floor((s / 2147483648) * k));
+  const next = seeded(seed);
+  return (k: number) => Math.floor(next() * k);
 }
 
 describe("the view agrees with the allocator", () => {

@@ -3,17 +3,7 @@
 // so one character read differently is a valid request refused or a different string signed.
 import { describe, expect, test } from "bun:test";
 import { formPairs, fromForm } from "../../src/protocols/params.ts";
-
-/** A small seeded generator, so a failing text can be made again from its seed. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "../seeded.ts";
 
 // Pieces a hostile or careless client puts in a body: separators, plus signs, percent sequences
 // valid and not (truncated, overlong, a surrogate, past U+10FFFF, not hex), raw non-ASCII, a lone
@@ -33,7 +23,7 @@ function randomText(next: () => number): string {
 
 describe("formPairs", () => {
   test("reads 30 000 random texts exactly as URLSearchParams does", () => {
-    const next = random(20261129);
+    const next = seeded(20261129);
     let percent = 0;
     for (let i = 0; i < 30_000; i++) {
       const text = randomText(next);

@@ -1,21 +1,16 @@
 // Random outboxes and the worker's own fair-share rule, for the claim's first-rows read against the
 // walk by merchant (test/store/claim-first-due.test.ts).
 import { type Caps, InFlight } from "../../src/core/notify/fairness.ts";
+import { seeded } from "../seeded.ts";
 
 export const NOW_MS = 1_800_000_000_000;
 export const PIDS = [1001, 1002, 1003, 1004, 1005];
 const URLS = ["http://a.example/n", "http://b.example/n", "http://c.example:8080/n"];
 
-/** A small seeded generator, so a failing case can be run again from its seed. */
-export function random(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n: number) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * n;
-  };
+/** `seeded` scaled: a number in [0, n). */
+function random(seed: number): (n: number) => number {
+  const next = seeded(seed);
+  return (n) => next() * n;
 }
 
 export interface OutboxRow {
