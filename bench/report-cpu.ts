@@ -1,0 +1,122 @@
+// bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT: whether report -> paid -> notification of one
+// checkout costs more CPU than another's, as bench/checkout-cpu.ts does for the create. Both
+// checkouts' server code is loaded in this process, each gateway on its own seeded database with
+// its own notification worker; a receiver in this process answers "success". A batch: BATCH pending
+// orders are created (not measured), then their phone reports go through app.handle, CONCURRENCY in
+// flight, and the batch ends when every notification has arrived. CPU time of this process per
+// notification (user + system: the report, its settlement, the claim, the attempt, its record, and
+// the receiver, which is the same for every arm), rotating three arms for ROUNDS rounds: old, new,
+// and new again on a third database (the noise floor of the ratio); a full collection before each
+// measured batch, so no arm pays for the garbage of the one before it. No HTTP between client and
+// server, so the noise of the loopback and of the other process is out; the notification itself
+// still goes over loopback to the receiver. The checkouts need node_modules (a symlink will do).
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createBodies, createOk } from "./native.ts";
+import { inParallel, type PendingOrder, phoneReport } from "./notify.ts";
+import { PID } from "./seed.ts";
+
+const [oldRoot, newRoot] = process.argv.slice(2).map((p) => resolve(p));
+if (!oldRoot || !newRoot) {
+  console.error("usage: bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT");
+  process.exit(2);
+}
+const ROUNDS = Number(process.env.ROUNDS ?? 30);
+const BATCH = Number(process.env.BATCH ?? 500);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const dir = mkdtempSync(join(tmpdir(), "xpay-report-cpu-"));
+
+// The receiver: each arrival counted once by trade_no; a batch waits for its own.
+const arrived = new Set<string>();
+let waiting: { left: Set<string>; done: () => void } | null = null;
+const receiver = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const params = req.method === "POST" ? new URLSearchParams(await req.text()) : new URL(req.url).searchParams;
+    const t = params.get("trade_no");
+    if (t && !arrived.has(t)) {
+      arrived.add(t);
+      if (waiting?.left.delete(t) && waiting.left.size === 0) waiting.done();
+    }
+    return new Response("success");
+  },
+});
+const notifyUrl = `http://127.0.0.1:${receiver.port}/notify`;
+
+async function arm(name: string, root: string) {
+  const { buildApp } = await import(join(root, "src/server/app.ts"));
+  const { openGateway } = await import(join(root, "src/server/bootstrap.ts"));
+  const { startWorker } = await import(join(root, "src/server/worker.ts"));
+  const { seed } = await import(join(root, "bench/seed.ts"));
+  const db = join(dir, `${name}.db`);
+  await seed(db);
+  const gw = openGateway({ db });
+  const app = buildApp(gw) as { handle(r: Request): Promise<Response> };
+  const worker = startWorker(gw) as { stop(): Promise<void> };
+  const reader = new Database(db, { readonly: true });
+  const pendingOf = reader.query(
+    "SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p",
+  );
+  let batches = 0;
+  const post = (path: string, type: string, body: string) => app.handle(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": type }, body }));
+  return {
+    gw,
+    /** µs of this process's CPU time per notification, over one batch. */
+    async batch(): Promise<number> {
+      const prefix = `${name}-${batches++}-`;
+      await inParallel(createBodies(BATCH, prefix, notifyUrl).bodies, 32, async (body) => {
+        const r = await post("/xpay/order/create", "application/x-www-form-urlencoded", body);
+        if (!createOk(r.status, await r.text())) throw new Error(`${name}: a create failed`);
+      });
+      const pending = pendingOf.all({ pid: PID, p: `${prefix}%` }) as PendingOrder[];
+      if (pending.length !== BATCH) throw new Error(`${name}: ${pending.length} of ${BATCH} orders pending`);
+      const all = new Promise<void>((done) => (waiting = { left: new Set(pending.map((o) => o.trade_no)), done }));
+      // The garbage of the batch before (another arm's) is collected now, not charged to this one.
+      Bun.gc(true);
+      const cpu = process.cpuUsage();
+      await inParallel(pending, CONCURRENCY, async (o) => {
+        const answer = (await (await post("/api/report/0/pc", "application/json", phoneReport(o))).json()) as { data?: { outcome?: string } };
+        if (answer.data?.outcome !== "matched") throw new Error(`${name}: a report was not matched: ${JSON.stringify(answer)}`);
+      });
+      const late = setTimeout(() => waiting?.done(), 30_000);
+      await all;
+      clearTimeout(late);
+      const d = process.cpuUsage(cpu);
+      if (waiting!.left.size > 0) throw new Error(`${name}: ${waiting!.left.size} notifications did not arrive`);
+      return (d.user + d.system) / BATCH;
+    },
+    async close() {
+      await worker.stop();
+      reader.close();
+      (gw as { store: { close(): void } }).store.close();
+    },
+  };
+}
+
+try {
+  const arms = { old: await arm("old", oldRoot), new: await arm("new", newRoot), "new again": await arm("new-again", newRoot) };
+  const names = Object.keys(arms) as (keyof typeof arms)[];
+  for (const n of names) await arms[n].batch(); // warm-up
+  const cpu = { old: [] as number[], new: [] as number[], "new again": [] as number[] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]!;
+      cpu[name].push(await arms[name].batch());
+    }
+    if (process.env.VERBOSE) console.error(`round ${r + 1}: ${names.map((n) => `${n} ${cpu[n].at(-1)!.toFixed(0)}`).join(", ")} µs`);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
+  console.log(
+    `report -> paid -> notification through app.handle and the worker, ${ROUNDS} rounds of ${BATCH} per arm (${CONCURRENCY} reports in flight), CPU time per notification: ` +
+      `old ${median(cpu.old).toFixed(1)} µs, new ${median(cpu.new).toFixed(1)} µs, new again ${median(cpu["new again"]).toFixed(1)} µs; ` +
+      `median ratio new / old ${ratio(cpu.new, cpu.old).toFixed(3)}, noise floor (new again / new) ${ratio(cpu["new again"], cpu.new).toFixed(3)}`,
+  );
+  for (const n of names) await arms[n].close();
+} finally {
+  receiver.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+}
