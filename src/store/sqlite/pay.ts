@@ -3,6 +3,7 @@ import type { PayResult, PayUnit } from "../../core/store.ts";
 import { getOrder } from "./orders.ts";
 import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
+import { joined } from "./transaction.ts";
 
 const PAY = prepared(
   `UPDATE orders SET status = 2, paid_at = $now, api_trade_no = COALESCE($api, api_trade_no), buyer = COALESCE($buyer, buyer)
@@ -17,16 +18,18 @@ const OUTBOX = prepared(
 
 /**
  * Marks an order paid and writes its outbox row in one commit. The update is conditional on the
- * order still being payable, so two concurrent payments can never both succeed.
+ * order still being payable, so two concurrent payments can never both succeed. Inside a report's
+ * settlement or an assignment it is a step of their unit (joined).
  */
 export function payOrder(db: Database, u: PayUnit): PayResult {
-  return db.transaction((): PayResult => {
-    const before = getOrder(db, u.tradeNo);
-    if (!before) return { kind: "not_found" };
-    if (before.status === 2) return { kind: "already_paid", order: before };
-    // The paid row comes back from the update itself (no second read of the order).
+  return joined(db, (): PayResult => {
+    // The update first: its conditions are the payable ones, and the paid row comes back from it.
+    // The order is read only to say why it was not paid (it changed nothing then).
     const row = PAY(db).get({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince }) as Record<string, unknown> | null;
     if (!row) {
+      const before = getOrder(db, u.tradeNo);
+      if (!before) return { kind: "not_found" };
+      if (before.status === 2) return { kind: "already_paid", order: before };
       const reason =
         before.status === 3 ? "order is closed" : before.status === 5 ? "order creation failed" : before.tradeAmount === null ? "order has no pay type yet" : "order timed out beyond the match window";
       return { kind: "not_payable", order: before, reason };
@@ -39,5 +42,5 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
       notificationId = row.id;
     }
     return { kind: "paid", order: paid, notificationId };
-  }).immediate();
+  });
 }

@@ -10,7 +10,7 @@ import { prepared } from "./statement.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
-import { insertReport } from "./reports.ts";
+import { dedupeSeen, insertReport } from "./reports.ts";
 import { toOrder } from "../rows.ts";
 import { inTransaction } from "./transaction.ts";
 import { DUPLICATE_REASON, reasonColumns, REPLAYED } from "../report-reasons.ts";
@@ -46,24 +46,19 @@ function view(db: Database, directory: () => Directory): MatchView {
   };
 }
 
-function seen(db: Database, key: string | null): boolean {
-  if (key === null) return false;
-  return db.query("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')").get({ k: key }) !== null;
-}
-
 /** A savepoint of the store's group commit (index.ts): reports settled in one turn share one commit. */
 export function settleReport(db: Database, u: SettleReportUnit, directory: () => Directory): SettleReportResult {
   return inTransaction(db, (): SettleReportResult => {
     const stored = (outcome: ReportRecord["outcome"], why: Reason, tradeNo: string | null, pay: PayResult | null): SettleReportResult => {
-      const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound });
+      const { id } = insertReport(db, { ...u.report, ...reasonColumns(why), outcome, tradeNo }, { bound: u.bound, deduped: true });
       return { reportId: id, outcome, reason: why.text, why, tradeNo, pay };
     };
     if (u.nonce && !claimNonce(db, u.nonce)) return { reportId: 0, outcome: "duplicate", reason: REPLAYED, tradeNo: null, pay: null, replayed: true };
-    if (seen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
+    if (dedupeSeen(db, u.report.dedupeKey)) return stored("duplicate", DUPLICATE_REASON, null, null);
     const d = u.decide(view(db, directory));
     // Only an explicit "matched" pays; every other decision is stored with its reason.
     if (d.kind === "matched") {
-      // Nested: bun:sqlite turns the inner transaction into a savepoint of this one.
+      // A step of this unit (joined): it rolls back with the unit's savepoint.
       const pay = payOrder(db, u.pay(d.order));
       if (pay.kind === "paid") return stored("matched", d.reason, d.order.tradeNo, pay);
       return stored("unmatched", u.notPaid(pay, d.order.tradeNo), d.order.tradeNo, pay);

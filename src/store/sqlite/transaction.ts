@@ -17,3 +17,14 @@ export function inTransaction<T>(db: Database, work: () => T): T {
   }
   return run(work) as T;
 }
+
+/**
+ * Runs `work` inside the transaction or savepoint already open (a unit of the group commit, whose
+ * savepoint rolls back with whatever `work` wrote when it throws), or in its own BEGIN IMMEDIATE
+ * when none is: a step of a unit, such as a payment or a stored report inside a report's
+ * settlement, needs no savepoint of its own (a SAVEPOINT and a RELEASE, and the statement journal
+ * of every page it touches). Only for steps whose callers never catch their errors.
+ */
+export function joined<T>(db: Database, work: () => T): T {
+  return db.inTransaction ? work() : inTransaction(db, work);
+}
