@@ -134,6 +134,24 @@ describe("delivery with notify_block_private on", () => {
     expect(await lastError(zero)).toContain("never a notification target");
     expect("target" in (await pinTarget("http://127.0.0.1:9/n", false))).toBe(true);
   });
+
+  test("a literal address is its own pin: the URL as written (normalised), no lookup, no server name", async () => {
+    const never: Lookup = async () => {
+      throw new Error("looked up");
+    };
+    const pins = async (url: string) => {
+      const r = await pinTarget(url, false, never);
+      if (!("target" in r)) throw new Error(r.problem);
+      return r.target;
+    };
+    expect(await pins("http://127.0.0.1:9/n?a=1")).toEqual({ url: "http://127.0.0.1:9/n?a=1", address: "127.0.0.1", host: "127.0.0.1:9" });
+    expect(await pins("https://[0:0:0:0:0:0:0:1]:8443/n")).toEqual({ url: "https://[::1]:8443/n", address: "::1", host: "[::1]:8443" });
+    expect(await pins("http://2130706433/n")).toEqual({ url: "http://127.0.0.1/n", address: "127.0.0.1", host: "127.0.0.1" });
+    // A name is looked up and keeps its name for TLS.
+    const named = await pinTarget("https://merchant.example.com/n", false, async () => [{ address: "93.184.216.34", family: 4 }]);
+    expect(named).toEqual({ target: { url: "https://93.184.216.34/n", address: "93.184.216.34", host: "merchant.example.com", serverName: "merchant.example.com" } });
+    expect(await pinTarget("http://[::1]:9/n", true, never)).toEqual({ problem: expect.stringContaining("refused by notify_block_private") });
+  });
 });
 
 describe("a real connection to the pinned address", () => {

@@ -63,15 +63,20 @@ function refusal(address: string, blockPrivate: boolean, named: string): string 
   return `notify_url ${named}${address}, a private or reserved address (${c.why}), ${rule}`;
 }
 
-/** The literal host only (no DNS). Null when allowed. */
-export function literalTargetProblem(url: string, blockPrivate = true): string | null {
-  const u = parse(url);
-  if (!u) return "notify_url is not a valid http(s) URL";
-  const host = bare(u);
+const NOT_A_URL = "notify_url is not a valid http(s) URL";
+
+/** The literal host of a parsed notify_url (no DNS). Null when allowed. */
+function hostProblem(host: string, blockPrivate: boolean): string | null {
   if (blockPrivate && (host === "localhost" || host.endsWith(".localhost"))) {
     return "notify_url points to localhost, a private (loopback) address refused by notify_block_private";
   }
   return isIP(host) ? refusal(host, blockPrivate, "points to ") : null;
+}
+
+/** The literal host only (no DNS). Null when allowed. */
+export function literalTargetProblem(url: string, blockPrivate = true): string | null {
+  const u = parse(url);
+  return u ? hostProblem(bare(u), blockPrivate) : NOT_A_URL;
 }
 
 /**
@@ -116,13 +121,16 @@ export interface PinnedTarget {
  * checked address, IPv4 first (merchant servers on one VPS often listen on IPv4 only).
  */
 export async function pinTarget(url: string, blockPrivate: boolean, lookup: Lookup = systemLookup): Promise<{ problem: string } | { target: PinnedTarget }> {
-  const literal = literalTargetProblem(url, blockPrivate);
-  if (literal) return { problem: literal };
-  const u = parse(url)!;
+  const u = parse(url);
+  if (!u) return { problem: NOT_A_URL };
   const host = bare(u);
+  const literal = hostProblem(host, blockPrivate);
+  if (literal) return { problem: literal };
+  // A literal address was checked just now and is its own pin: the URL as it is.
+  if (isIP(host)) return { target: { url: u.href, address: host, host: u.host } };
   let addresses: string[];
   try {
-    addresses = isIP(host) ? [host] : (await lookup(host)).map((a) => a.address);
+    addresses = (await lookup(host)).map((a) => a.address);
   } catch (e) {
     return { problem: `cannot resolve ${host}: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -134,8 +142,7 @@ export async function pinTarget(url: string, blockPrivate: boolean, lookup: Look
   const address = addresses.find((a) => isIP(a) === 4) ?? addresses[0]!;
   const pinned = new URL(u);
   pinned.hostname = isIP(address) === 6 ? `[${address}]` : address;
-  const named = !isIP(host);
-  return { target: { url: pinned.toString(), address, host: u.host, ...(named && u.protocol === "https:" ? { serverName: host } : {}) } };
+  return { target: { url: pinned.toString(), address, host: u.host, ...(u.protocol === "https:" ? { serverName: host } : {}) } };
 }
 
 /** The check alone (null when every resolved address is allowed); kept for callers that only ask. */
