@@ -42,8 +42,8 @@ export function readFacts(sql: SQL, q: FactQuery, first?: (tx: SQL) => Promise<v
     const failingNotifications = list(
       "failingNotifications",
       await tx`
-        SELECT n.id, n.trade_no, n.attempts, n.created_at, n.url, o.pid, last.error AS last_error, last.http_status AS last_status
-        FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+        SELECT n.id, n.trade_no, n.attempts, n.created_at, n.url, n.pid, last.error AS last_error, last.http_status AS last_status
+        FROM notifications n
         LEFT JOIN LATERAL (SELECT error, http_status FROM notification_attempts WHERE notification_id = n.id ORDER BY id DESC LIMIT 1) last ON true
         WHERE n.status = 'pending' AND n.attempts >= ${q.minAttempts} ORDER BY n.id LIMIT ${cap}`,
       (r) => ({ id: num(r.id), tradeNo: String(r.trade_no), pid: num(r.pid), attempts: num(r.attempts), createdAt: Math.floor(num(r.created_at) / 1000), url: String(r.url), lastError: String(r.last_error ?? ""), lastStatus: numOrNull(r.last_status) }),
@@ -51,9 +51,9 @@ export function readFacts(sql: SQL, q: FactQuery, first?: (tx: SQL) => Promise<v
     const failingMerchants = list(
       "failingMerchants",
       await tx`
-        SELECT o.pid, COUNT(*) AS failing, MIN(n.created_at) AS since_ms, MIN(n.trade_no) AS trade_no
-        FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-        WHERE n.status = 'pending' AND n.attempts > 0 GROUP BY o.pid ORDER BY o.pid LIMIT ${cap}`,
+        SELECT n.pid, COUNT(*) AS failing, MIN(n.created_at) AS since_ms, MIN(n.trade_no) AS trade_no
+        FROM notifications n
+        WHERE n.status = 'pending' AND n.attempts > 0 GROUP BY n.pid ORDER BY n.pid LIMIT ${cap}`,
       (r) => ({ pid: num(r.pid), failing: num(r.failing), since: Math.floor(num(r.since_ms) / 1000), tradeNo: String(r.trade_no) }),
     );
     // Only for merchants failing longer than the window: one delivery since then is enough.
@@ -61,8 +61,8 @@ export function readFacts(sql: SQL, q: FactQuery, first?: (tx: SQL) => Promise<v
     for (const m of failingMerchants) {
       if (m.since * 1000 > q.deliveredSince) continue;
       const one = await tx`
-        SELECT 1 FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-        WHERE n.status = 'delivered' AND n.next_attempt_at >= ${q.deliveredSince} AND o.pid = ${m.pid} ORDER BY n.next_attempt_at DESC LIMIT 1`;
+        SELECT 1 FROM notifications n
+        WHERE n.status = 'delivered' AND n.next_attempt_at >= ${q.deliveredSince} AND n.pid = ${m.pid} ORDER BY n.next_attempt_at DESC LIMIT 1`;
       if (one.length) deliveredPids.push(m.pid);
     }
     const createFailures = list(
@@ -94,8 +94,8 @@ export function readEvents(sql: SQL, limit: number, first?: (tx: SQL) => Promise
       FROM reports r LEFT JOIN orders o ON o.trade_no = r.trade_no
       WHERE r.id > ${stored.get("reports")!} AND r.id <= ${maxReport} AND r.outcome IN ('matched', 'unmatched') AND r.kind <> 'operator' ORDER BY r.id LIMIT ${limit}`) as Row[];
     const attempts = (await tx`
-      SELECT a.id AS attempt_id, n.id, n.trade_no, n.attempts, o.pid, a.error, a.http_status, a.attempted_at
-      FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id JOIN orders o ON o.trade_no = n.trade_no
+      SELECT a.id AS attempt_id, n.id, n.trade_no, n.attempts, n.pid, a.error, a.http_status, a.attempted_at
+      FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id
       WHERE a.id > ${stored.get("attempts")!} AND a.id <= ${maxAttempt} AND n.status = 'failed' ORDER BY a.id LIMIT ${limit}`) as Row[];
     return eventsFromRows(reports, attempts, { limit, maxReport, maxAttempt });
   });

@@ -108,10 +108,10 @@ export async function attention(sql: SQL, o: { since: number; limit: number; min
     SELECT * FROM reports WHERE outcome = 'unmatched' AND created_at >= ${o.since} AND kind IN ('message', 'amount', 'third-account', 'vmq-push')
       AND amount IS NULL ORDER BY created_at DESC LIMIT ${o.limit}`;
   const failing = await sql`
-    SELECT n.*, o.pid AS order_pid,
+    SELECT n.*, n.pid AS order_pid,
       (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
         WHERE a.notification_id = n.id ORDER BY a.id DESC LIMIT 1) AS last_error
-    FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+    FROM notifications n
     WHERE n.status <> 'delivered' AND n.created_at >= ${o.since * 1000} AND (n.status = 'failed' OR n.attempts >= ${o.minAttempts})
     ORDER BY n.created_at DESC, n.id DESC LIMIT ${o.limit}`;
   // core/browse/late.ts in SQL, as in sqlite/browse.ts. `+ 0`: MIN over an index on created_at

@@ -72,7 +72,7 @@ export async function listNotifications(sql: SQL, f: NotificationFilter): Promis
     SELECT * FROM notifications n WHERE (${f.status ?? null}::text IS NULL OR n.status = ${f.status ?? null}::text)
       AND (${f.fromMs ?? null}::bigint IS NULL OR n.created_at >= ${f.fromMs ?? null}::bigint)
       AND (${f.toMs ?? null}::bigint IS NULL OR n.created_at < ${f.toMs ?? null}::bigint)
-      AND (${f.pid ?? null}::bigint IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.trade_no = n.trade_no AND o.pid = ${f.pid ?? null}::bigint))
+      AND (${f.pid ?? null}::bigint IS NULL OR n.pid = ${f.pid ?? null}::bigint)
     ORDER BY n.id DESC LIMIT ${f.limit ?? 100}`;
   return rows.map(toNotification);
 }

@@ -36,26 +36,26 @@ export function readFacts(db: Database, q: FactQuery): StoredFacts {
     );
     const failingNotifications = list(
       "failingNotifications",
-      `SELECT n.id, n.trade_no, n.attempts, n.created_at, n.url, o.pid,
+      `SELECT n.id, n.trade_no, n.attempts, n.created_at, n.url, n.pid,
          (SELECT error FROM notification_attempts WHERE notification_id = n.id ORDER BY id DESC LIMIT 1) AS last_error,
          (SELECT http_status FROM notification_attempts WHERE notification_id = n.id ORDER BY id DESC LIMIT 1) AS last_status
-       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
+       FROM notifications n
        WHERE n.status = 'pending' AND n.attempts >= $min ORDER BY n.id`,
       { min: q.minAttempts },
       (r) => ({ id: num(r.id), tradeNo: String(r.trade_no), pid: num(r.pid), attempts: num(r.attempts), createdAt: Math.floor(num(r.created_at) / 1000), url: String(r.url), lastError: String(r.last_error ?? ""), lastStatus: numOrNull(r.last_status) }),
     );
     const failingMerchants = list(
       "failingMerchants",
-      `SELECT o.pid, COUNT(*) AS failing, MIN(n.created_at) AS since_ms, MIN(n.trade_no) AS trade_no
-       FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-       WHERE n.status = 'pending' AND n.attempts > 0 GROUP BY o.pid ORDER BY o.pid`,
+      `SELECT n.pid, COUNT(*) AS failing, MIN(n.created_at) AS since_ms, MIN(n.trade_no) AS trade_no
+       FROM notifications n
+       WHERE n.status = 'pending' AND n.attempts > 0 GROUP BY n.pid ORDER BY n.pid`,
       {},
       (r) => ({ pid: num(r.pid), failing: num(r.failing), since: Math.floor(num(r.since_ms) / 1000), tradeNo: String(r.trade_no) }),
     );
     // Only for merchants failing longer than the window: the newest deliveries first, one is enough.
     const deliveredOne = db.query(
-      `SELECT 1 FROM notifications n JOIN orders o ON o.trade_no = n.trade_no
-       WHERE n.status = 'delivered' AND n.next_attempt_at >= $since AND o.pid = $pid ORDER BY n.next_attempt_at DESC LIMIT 1`,
+      `SELECT 1 FROM notifications n
+       WHERE n.status = 'delivered' AND n.next_attempt_at >= $since AND n.pid = $pid ORDER BY n.next_attempt_at DESC LIMIT 1`,
     );
     const deliveredPids = failingMerchants.filter((m) => m.since * 1000 <= q.deliveredSince && deliveredOne.get({ since: q.deliveredSince, pid: m.pid }) !== null).map((m) => m.pid);
     const createFailures = list(
@@ -89,8 +89,8 @@ export function readEvents(db: Database, limit: number): AlertEvents {
       .all({ after: stored.get("reports")!, max: maxReport, limit }) as Row[];
     const attempts = db
       .query(
-        `SELECT a.id AS attempt_id, n.id, n.trade_no, n.attempts, o.pid, a.error, a.http_status, a.attempted_at
-         FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id JOIN orders o ON o.trade_no = n.trade_no
+        `SELECT a.id AS attempt_id, n.id, n.trade_no, n.attempts, n.pid, a.error, a.http_status, a.attempted_at
+         FROM notification_attempts a JOIN notifications n ON n.id = a.notification_id
          WHERE a.id > $after AND a.id <= $max AND n.status = 'failed' ORDER BY a.id LIMIT $limit`,
       )
       .all({ after: stored.get("attempts")!, max: maxAttempt, limit }) as Row[];

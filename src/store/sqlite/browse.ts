@@ -187,10 +187,10 @@ export function attention(db: Database, o: { since: number; limit: number; minAt
   // Walks the small partial index of undelivered rows (migration 014), newest first.
   const failing = db
     .query(
-      `SELECT n.*, o.pid AS order_pid,
+      `SELECT n.*, n.pid AS order_pid,
          (SELECT COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status) FROM notification_attempts a
            WHERE a.notification_id = n.id ORDER BY a.id DESC LIMIT 1) AS last_error
-       FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+       FROM notifications n INDEXED BY notifications_undelivered
        WHERE n.status <> 'delivered' AND n.created_at >= $since_ms AND (n.status = 'failed' OR n.attempts >= $min)
        ORDER BY n.created_at DESC, n.id DESC LIMIT $limit`,
     )

@@ -38,9 +38,9 @@ export function deliveryHealth(db: Database, pid?: number): MerchantDelivery[] {
     .query(
       `SELECT m.pid, d.last_success_at, d.failing_since, d.last_failure_at, d.last_error, d.delivered, q.pending, q.failing, q.given_up
        FROM merchants m LEFT JOIN merchant_delivery d ON d.pid = m.pid
-       LEFT JOIN (SELECT o.pid, SUM(n.status = 'pending') AS pending, SUM(n.attempts > 0) AS failing, SUM(n.status = 'failed') AS given_up
-                  FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
-                  WHERE n.status <> 'delivered' AND ($pid IS NULL OR o.pid = $pid) GROUP BY o.pid) q ON q.pid = m.pid
+       LEFT JOIN (SELECT n.pid, SUM(n.status = 'pending') AS pending, SUM(n.attempts > 0) AS failing, SUM(n.status = 'failed') AS given_up
+                  FROM notifications n INDEXED BY notifications_undelivered
+                  WHERE n.status <> 'delivered' AND ($pid IS NULL OR n.pid = $pid) GROUP BY n.pid) q ON q.pid = m.pid
        WHERE $pid IS NULL OR m.pid = $pid ORDER BY m.pid`,
     )
     .all({ pid: pid ?? null }) as Row[];
@@ -52,8 +52,8 @@ export function requeueFailing(db: Database, pid: number, nowMs: number): number
   return db
     .query(
       `UPDATE notifications SET status = 'pending', next_attempt_at = $now, claimed_until = 0
-       WHERE id IN (SELECT n.id FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
-                    WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.claimed_until <= $now AND o.pid = $pid)`,
+       WHERE id IN (SELECT n.id FROM notifications n INDEXED BY notifications_undelivered
+                    WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.claimed_until <= $now AND n.pid = $pid)`,
     )
     .run({ pid, now: nowMs }).changes;
 }
@@ -63,8 +63,8 @@ export function failureGroups(db: Database, o: { sinceMs: number; limit: number;
   const rows = db
     .query(
       `SELECT pid, error, COUNT(*) AS n, SUM(status = 'failed') AS given_up, MIN(at) AS first_at, MAX(at) AS last_at FROM (
-         SELECT o.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
-         FROM notifications n INDEXED BY notifications_undelivered JOIN orders o ON o.trade_no = n.trade_no
+         SELECT n.pid, n.status, a.attempted_at AS at, COALESCE(NULLIF(a.error, ''), 'HTTP ' || a.http_status, '') AS error
+         FROM notifications n INDEXED BY notifications_undelivered
          JOIN notification_attempts a ON a.id = (SELECT MAX(id) FROM notification_attempts WHERE notification_id = n.id)
          WHERE n.status <> 'delivered' AND n.attempts > 0 AND n.created_at >= $since AND (n.attempts >= $min OR n.status = 'failed'))
        GROUP BY pid, error ORDER BY last_at DESC, pid LIMIT $limit`,

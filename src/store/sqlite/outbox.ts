@@ -123,12 +123,11 @@ export function getNotification(db: Database, tradeNo: string): (Notification & 
 }
 
 export function listNotifications(db: Database, f: NotificationFilter): Notification[] {
-  // Walks the ids down from the newest; the merchant is the order's (the outbox row has no pid), one
-  // primary-key lookup per row looked at.
+  // Walks the ids down from the newest; the merchant is the row's own (migration 037).
   const rows = db
     .query(
       `SELECT * FROM notifications n WHERE ($status IS NULL OR n.status = $status) AND ($from IS NULL OR n.created_at >= $from)
-         AND ($to IS NULL OR n.created_at < $to) AND ($pid IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.trade_no = n.trade_no AND o.pid = $pid))
+         AND ($to IS NULL OR n.created_at < $to) AND ($pid IS NULL OR n.pid = $pid)
        ORDER BY n.id DESC LIMIT $limit`,
     )
     .all({ status: f.status ?? null, pid: f.pid ?? null, from: f.fromMs ?? null, to: f.toMs ?? null, limit: f.limit ?? 100 }) as Row[];
