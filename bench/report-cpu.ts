@@ -13,16 +13,13 @@
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createBodies, createOk } from "./native.ts";
 import { inParallel, type PendingOrder, phoneReport } from "./notify.ts";
 import { PID } from "./seed.ts";
+import { rotate, seededCheckout, twoCheckouts } from "./two-checkouts.ts";
 
-const [oldRoot, newRoot] = process.argv.slice(2).map((p) => resolve(p));
-if (!oldRoot || !newRoot) {
-  console.error("usage: bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT");
-  process.exit(2);
-}
+const { oldRoot, newRoot } = twoCheckouts("bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT");
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const BATCH = Number(process.env.BATCH ?? 500);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
@@ -47,12 +44,9 @@ const receiver = Bun.serve({
 const notifyUrl = `http://127.0.0.1:${receiver.port}/notify`;
 
 async function arm(name: string, root: string) {
-  const { buildApp } = await import(join(root, "src/server/app.ts"));
-  const { openGateway } = await import(join(root, "src/server/bootstrap.ts"));
-  const { startWorker } = await import(join(root, "src/server/worker.ts"));
-  const { seed } = await import(join(root, "bench/seed.ts"));
   const db = join(dir, `${name}.db`);
-  await seed(db);
+  const { buildApp, openGateway, load } = await seededCheckout(root, db);
+  const { startWorker } = await load("src/server/worker.ts");
   const gw = openGateway({ db });
   const app = buildApp(gw) as { handle(r: Request): Promise<Response> };
   const worker = startWorker(gw) as { stop(): Promise<void> };
@@ -98,24 +92,10 @@ async function arm(name: string, root: string) {
 
 try {
   const arms = { old: await arm("old", oldRoot), new: await arm("new", newRoot), "new again": await arm("new-again", newRoot) };
-  const names = Object.keys(arms) as (keyof typeof arms)[];
-  for (const n of names) await arms[n].batch(); // warm-up
-  const cpu = { old: [] as number[], new: [] as number[], "new again": [] as number[] };
-  for (let r = 0; r < ROUNDS; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length]!;
-      cpu[name].push(await arms[name].batch());
-    }
-    if (process.env.VERBOSE) console.error(`round ${r + 1}: ${names.map((n) => `${n} ${cpu[n].at(-1)!.toFixed(0)}`).join(", ")} µs`);
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const ratio = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]!));
-  console.log(
-    `report -> paid -> notification through app.handle and the worker, ${ROUNDS} rounds of ${BATCH} per arm (${CONCURRENCY} reports in flight), CPU time per notification: ` +
-      `old ${median(cpu.old).toFixed(1)} µs, new ${median(cpu.new).toFixed(1)} µs, new again ${median(cpu["new again"]).toFixed(1)} µs; ` +
-      `median ratio new / old ${ratio(cpu.new, cpu.old).toFixed(3)}, noise floor (new again / new) ${ratio(cpu["new again"], cpu.new).toFixed(3)}`,
-  );
-  for (const n of names) await arms[n].close();
+  const verbose = process.env.VERBOSE ? (r: number, last: Record<string, number>) => console.error(`round ${r}: ${Object.entries(last).map(([n, us]) => `${n} ${us.toFixed(0)}`).join(", ")} µs`) : undefined;
+  const line = await rotate(arms, ROUNDS, verbose);
+  console.log(`report -> paid -> notification through app.handle and the worker, ${ROUNDS} rounds of ${BATCH} per arm (${CONCURRENCY} reports in flight), CPU time per notification: ${line}`);
+  for (const a of Object.values(arms)) await a.close();
 } finally {
   receiver.stop(true);
   rmSync(dir, { recursive: true, force: true });
