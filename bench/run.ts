@@ -4,7 +4,7 @@
 // run of its own, and native create (the target) in BENCH_ROUNDS such pairs.
 // Env: BENCH_DURATION (s per measurement, default 8), BENCH_WARMUP (s, default 2), BENCH_ROUNDS (3),
 // BENCH_CONNECTIONS (64), BENCH_ACCOUNTS (16), BENCH_NOTIFY_CONCURRENCY (16), BENCH_NOTIFY_ORDERS.
-import { CONNECTIONS, cpuTimes, DURATION, load, type LoadSpec, pool, rss, stealPct, WARMUP } from "./lib.ts";
+import { CONNECTIONS, cpuTimes, DURATION, load, type LoadResult, type LoadSpec, pool, rss, stealPct, WARMUP } from "./lib.ts";
 import { createBodies, createOk, statusBodies } from "./native.ts";
 import { v2CreateBodies, v2Ok } from "./epay-v2.ts";
 import { infoBodies, infoOk } from "./template.ts";
@@ -71,10 +71,17 @@ try {
   const infoPool = pool(infoBodies(tradeNos));
   await paired({ name: "template api/order/info", url: base, path: "/api/order/info", body: () => infoPool.next(), ok: infoOk });
 
-  const notifyCpu = cpuTimes();
+  const peakBeforeNotify = (await rss(server.pid)).peak;
+  // As every other scenario: its warm-up, then the baseline, then the measured reports.
+  let notifyBaseline: LoadResult | undefined;
+  let notifyCpu = cpuTimes();
   const notify = await notifyScenario({
-    server: base, db: dbPath, receiver, orders: Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 500),
-    concurrency: Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16), seconds: DURATION,
+    server: base, db: dbPath, receiver, orders: Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 3000),
+    concurrency: Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16), seconds: DURATION, warmup: WARMUP,
+    beforeReports: async () => {
+      notifyBaseline = await load(baselineSpec);
+      notifyCpu = cpuTimes();
+    },
   });
   const notifySteal = stealPct(notifyCpu, cpuTimes());
   log("notify:", notify);
@@ -86,7 +93,7 @@ try {
 
   console.log(render({
     settings: `${CONNECTIONS} connections, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} create rounds`,
-    pairs, creates, notify, notifySteal, peakRss: mem.peak, rssAfter, startup, seconds: (performance.now() - t0) / 1000,
+    pairs, creates, notify, notifySteal, notifyBaseline: notifyBaseline!, peakRss: mem.peak, peakBeforeNotify, rssAfter, startup, seconds: (performance.now() - t0) / 1000,
   }));
 } finally {
   await rig.stop();
