@@ -4,8 +4,9 @@
 // new figure are seconds apart on this shared machine. No baseline of its own: the ratio that
 // matters here is new to old, measured side by side. Each measurement records the CPU stolen.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s of reports, 8), BENCH_ARMS (sqlite-1,pg-1,pg-2),
-// BENCH_NOTIFY_ORDERS (pending orders per measurement, 1 500 x duration; BENCH_NOTIFY_ORDERS_PG on
-// PostgreSQL, 500 x duration), BENCH_NOTIFY_CONCURRENCY (16),
+// BENCH_NOTIFY_ORDERS (pending orders per measurement, 3 000 x duration: a round at 2 000 a second
+// does not run out before its end; BENCH_NOTIFY_ORDERS_PG on PostgreSQL, 500 x duration),
+// BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_PROFILE=DIR (servers run under `bun --cpu-prof-md`, one profile per process in DIR/<checkout>-<arm>-<round>).
 // The checkouts need node_modules (a symlink will do); the database is seeded by this checkout.
 import { spawnSync } from "node:child_process";
@@ -23,7 +24,7 @@ if (roots.length === 0) {
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ARMS = (process.env.BENCH_ARMS ?? "sqlite-1,pg-1,pg-2").split(",") as ArmName[];
-const ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 1500);
+const ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 3000);
 // PostgreSQL creates the pending orders far slower (its create path is measured by bench:pg): fewer.
 const ORDERS_PG = Number(process.env.BENCH_NOTIFY_ORDERS_PG ?? DURATION * 500);
 const CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
