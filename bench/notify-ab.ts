@@ -54,7 +54,7 @@ try {
           const r = await notifyLoad(a, receiver, { orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, beforeReports: async () => void (before = cpuMs(a.pids)) });
           const cpu = (cpuMs(a.pids) - before) / r.delivered;
           runs.push({ checkout: c, arm, round, r, cpu });
-          log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification`);
+          log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification, load generator ${r.clientCpu.toFixed(3)} ms`);
         } finally {
           await a.stop();
           receiver.stop();

@@ -87,6 +87,8 @@ export interface NotifyResult {
   p99: number;
   max: number;
   reportP99: number;
+  /** CPU of this process (the senders and the receiver: the load generator) per notification, ms */
+  clientCpu: number;
   /** CPU stolen by the hypervisor during the reports, % */
   steal: number;
 }
@@ -111,6 +113,7 @@ export async function notifyLoad(
   await o.beforeReports?.();
 
   const before = cpuTimes();
+  const clientBefore = process.cpuUsage();
   const sent = new Map<string, number>();
   const reportMs: number[] = [];
   let matched = 0;
@@ -136,6 +139,7 @@ export async function notifyLoad(
   const delivered = () => [...sent.keys()].filter((t) => receiver.arrivals.has(t)).length;
   while (delivered() < matched && performance.now() < deadline) await Bun.sleep(20);
   const steal = stealPct(before, cpuTimes());
+  const client = process.cpuUsage(clientBefore);
 
   const latencies: number[] = [];
   let last = started;
@@ -151,6 +155,7 @@ export async function notifyLoad(
     orders: pending.length, reports: sent.size, matched, failed, delivered: latencies.length, repeats: receiver.repeats,
     perSecond: latencies.length / ((last - started) / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? NaN, reportP99: percentile(reportMs, 99), steal,
+    clientCpu: (client.user + client.system) / 1000 / latencies.length,
   };
 }
 

@@ -46,7 +46,7 @@ export function render(s: BenchSummary): string {
     "",
     `native create over ${s.creates.length} rounds: median ${fmt(median(s.creates.map((p) => p.result.rps)))} req/s, median ratio ${fmt(100 * createRatio, 1)}% (${s.creates.map((p) => fmt(100 * ratio(p), 1) + "%").join(", ")}), median p99 ${fmt(createP99, 1)} ms (${s.creates.map((p) => fmt(p.result.p99)).join(", ")})`,
     "",
-    `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms | CPU stolen ${fmt(s.notifySteal, 1)}% | baseline ${fmt(s.notifyBaseline.rps)} req/s just before (stolen ${fmt(s.notifyBaseline.steal, 1)}%) |`,
+    `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms | load generator CPU ${fmt(n.clientCpu, 3)} ms a notification | CPU stolen ${fmt(s.notifySteal, 1)}% | baseline ${fmt(s.notifyBaseline.rps)} req/s just before (stolen ${fmt(s.notifyBaseline.steal, 1)}%) |`,
     "",
     `server peak RSS (VmHWM) ${fmt(s.peakRss, 1)} MiB (${fmt(s.peakBeforeNotify, 1)} before the notification run); RSS after each scenario: ${Object.entries(s.rssAfter).map(([k, v]) => `${k} ${fmt(v, 1)}`).join(", ")} MiB`,
     `binary start-up (spawn -> /healthz 200, existing database) median ${fmt(s.startup.median, 1)} ms of ${s.startup.samples.map((x) => fmt(x, 1)).join(", ")} (dist/xpay built from this checkout for the run)`,

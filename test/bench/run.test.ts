@@ -31,6 +31,8 @@ test("npm run bench completes: every scenario measured, no failures, every notif
   expect(Number(notify![3])).toBeGreaterThan(0);
   // The notification run has its baseline too, measured right before its reports.
   expect(Number(/ baseline (\d+) req\/s just before \(stolen [\d.]+%\) \|$/m.exec(out)?.[1] ?? 0)).toBeGreaterThan(0);
+  // and the load generator's own CPU a notification (this process: the senders and the receiver)
+  expect(Number(/ load generator CPU ([\d.]+) ms a notification \|/.exec(out)?.[1] ?? 0)).toBeGreaterThan(0);
   expect(out).toMatch(/server peak RSS \(VmHWM\) \d+\.\d MiB/);
   expect(out).toMatch(/binary start-up .* median \d+\.\d ms/);
   expect(out).toMatch(/^targets: native create >= 25% of baseline: (met|NOT met) .*; notifications >= 2000\/s: (met|NOT met) \(\d+\/s\); notification p99 < 50 ms: (met|NOT met)/m);
