@@ -40,3 +40,31 @@ test("units of one batch see each other's writes: a repeated out_trade_no return
   expect(b.kind).toBe("existing");
   if (a.kind !== "error" && b.kind !== "error") expect(b.order.tradeNo).toBe(a.order.tradeNo);
 });
+
+test("when SQLite rolls the whole batch back under one unit (a full disk), no unit after it runs outside the batch", async () => {
+  // A full disk (SQLITE_FULL, here the file's page limit) met by a statement without a statement
+  // journal of its own (a plain insert: no constraint, trigger or index can abort it half-way)
+  // makes SQLite roll back the whole transaction, not the unit's savepoint. The units after it
+  // then ran in autocommit, each committing on its own, while the batch's COMMIT failed and every
+  // caller was told it failed: orders stored that their merchants were told were not.
+  const s = h.gw.store;
+  const db = (s as unknown as { db: import("bun:sqlite").Database }).db;
+  db.exec("CREATE TABLE scratch (x TEXT)");
+  const pages = (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+  db.exec(`PRAGMA max_page_count = ${pages + 64}`);
+  const fills = unit("F2", () => {
+    db.query("INSERT INTO scratch VALUES ($x)").run({ x: "x".repeat(2_000_000) });
+    return null;
+  });
+  const results = await Promise.allSettled([s.createOrder(unit("F1")), s.createOrder(fills), s.createOrder(unit("F3")), s.createOrder(unit("F4"))]);
+  db.exec("PRAGMA max_page_count = 1073741823");
+  const stored = await Promise.all(["F1", "F2", "F3", "F4"].map(async (o) => (await s.getOrderByOutTradeNo(1001, o)) !== null));
+  // Every caller's answer matches what is stored: the batch is gone, and every caller was told so.
+  expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+  expect(stored).toEqual([false, false, false, false]);
+  expect((results[1] as PromiseRejectedResult).reason.message).toContain("full");
+  expect((results[2] as PromiseRejectedResult).reason.message).toContain("full");
+  expect(db.inTransaction).toBe(false);
+  // The store writes again once there is room.
+  expect((await s.createOrder(unit("F5"))).kind).toBe("created");
+});

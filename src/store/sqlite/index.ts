@@ -140,6 +140,11 @@ export class SqliteStore implements Store {
           try {
             outcomes.push({ ok: true, v: u.run(candidates) });
           } catch (e) {
+            // SQLite rolled the whole transaction back under this unit, not its savepoint (a full
+            // disk or an I/O error met where no statement journal could undo the statement alone):
+            // the units before it are undone, and those after it must not run, each in autocommit
+            // and committed, while the batch fails. Every unit is rejected (below).
+            if (!this.db.inTransaction) throw e;
             candidates.forget();
             outcomes.push({ ok: false, v: e });
           }
