@@ -54,7 +54,7 @@ test("when SQLite rolls the whole batch back under one unit (a full disk), no un
   db.exec(`PRAGMA max_page_count = ${pages + 64}`);
   const fills = unit("F2", () => {
     db.query("INSERT INTO scratch VALUES ($x)").run({ x: "x".repeat(2_000_000) });
-    return null;
+    throw new Error("not reached: the insert fills the file");
   });
   const results = await Promise.allSettled([s.createOrder(unit("F1")), s.createOrder(fills), s.createOrder(unit("F3")), s.createOrder(unit("F4"))]);
   db.exec("PRAGMA max_page_count = 1073741823");
