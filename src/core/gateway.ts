@@ -4,6 +4,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { FamilyRegistry } from "./families.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { type GatewayMetrics, noMetrics } from "./metrics.ts";
+import type { Taker } from "./notify/handoff.ts";
 import { type Lookup, systemLookup } from "./notify/target.ts";
 import { Settings } from "./settings.ts";
 import { TokenBuckets } from "./token-bucket.ts";
@@ -81,6 +82,22 @@ export class Gateway {
 
   notificationQueued(): void {
     for (const l of this.queuedListeners) l();
+  }
+
+  private readonly takers = new Set<() => Taker | null>();
+  /** The worker offers here to take a payment's notification as its row is written (notify/handoff.ts). */
+  onTakeNotification(offer: () => Taker | null): () => void {
+    this.takers.add(offer);
+    return () => this.takers.delete(offer);
+  }
+
+  /** A worker of this process ready to take one more notification, or null. */
+  notificationTaker(): Taker | null {
+    for (const offer of this.takers) {
+      const t = offer();
+      if (t) return t;
+    }
+    return null;
   }
 
   /**

@@ -1,7 +1,8 @@
 // Turning a received-payment report into a paid order: the store settles it atomically with the
 // pure matching rule and the same pay unit payOrder uses; this file only assembles the pieces and
-// wakes the notification worker afterwards.
+// hands the notification to the worker afterwards (notify/handoff.ts).
 import type { Gateway } from "./gateway.ts";
+import { offerNotification } from "./notify/handoff.ts";
 import { type PaymentFacts, payUnit } from "./pay-order.ts";
 import { boundedResult, unmatchedBound } from "./report-bounds.ts";
 import { because } from "./reasons.ts";
@@ -18,6 +19,7 @@ async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, no
   const byPid = new Map(merchants.map((m) => [m.pid, m]));
   const { signer, ...report } = input;
   const bound = await unmatchedBound(gw, report, signer);
+  const offer = offerNotification(gw);
   const settled = await gw.store.settleReport({
     bound,
     report: { ...report, outcome: "unmatched", reason: "", tradeNo: null, createdAt: now },
@@ -28,17 +30,20 @@ async function settle(gw: Gateway, input: ReportInput, decide: (v: MatchView, no
       if (d.kind === "matched" && !byPid.has(d.order.pid)) return { kind: "unmatched", reason: because("other_merchant") };
       return d;
     },
-    pay: (order) => payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts),
+    pay: (order) => offer.wrap(payUnit(gw, byPid.get(order.pid)!, window, order.tradeNo, facts)),
     notPaid: notPaidReason,
     nonce,
+  }).catch((e) => {
+    offer.settled(null);
+    throw e;
   });
+  offer.settled(settled.pay);
   const result = boundedResult(settled, bound);
   if (result.replayed) {
     gw.metrics.report(report.kind, "duplicate");
     gw.log.event("report", { kind: report.kind, pid: report.pid, outcome: "duplicate", reason: "replayed timestamp" });
     return result;
   }
-  if (result.pay?.kind === "paid" && result.pay.notificationId !== null) gw.notificationQueued();
   if (result.pay?.kind === "paid") gw.metrics.orderPaid(result.pay.order);
   gw.metrics.report(report.kind, result.outcome);
   gw.log.event("report", { kind: report.kind, pid: report.pid, amount: report.amount, outcome: result.outcome, trade_no: result.tradeNo, reason: result.reason, ...(result.reportId === null ? { stored: false } : {}) });

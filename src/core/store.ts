@@ -52,6 +52,13 @@ export interface PayUnit {
   acceptTimedOutSince: number;
   /** The notification row for the paid order, or null when it has no notify_url. */
   outbox: (paid: Order) => OutboxEntry | null;
+  /**
+   * Asked with the row before it is written: a worker of this process takes it there (the lease's
+   * end, ms), so the row is written leased, no claim of any process sends it, and it goes out when
+   * the commit is answered (notify/handoff.ts). Null or absent: the row is written due and unleased.
+   * May be asked again when a store reruns the unit; the answer is the same.
+   */
+  lease?: (row: { pid: number; url: string }) => number | null;
 }
 
 export type PayResult =

@@ -9,6 +9,7 @@ import type { Gateway } from "../core/gateway.ts";
 import { DEFAULT_LEASE_MS, type DeliveryOptions, deliverOne } from "../core/notify/deliver.ts";
 import { type Caps, InFlight, NOTIFY_CONCURRENCY, NOTIFY_PER_MERCHANT, NOTIFY_PER_TARGET } from "../core/notify/fairness.ts";
 import { sweepExpired } from "../core/expiry.ts";
+import type { Taker } from "../core/notify/handoff.ts";
 import type { Notification } from "../core/store.ts";
 import { taskFailed, taskSucceeded } from "./background-health.ts";
 
@@ -32,9 +33,15 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   const pollMs = Math.min(o.pollMs ?? 1000, 1000);
   const concurrency = o.concurrency ?? NOTIFY_CONCURRENCY;
   const sweepMs = o.sweepMs ?? 15_000;
+  const leaseMs = o.leaseMs ?? DEFAULT_LEASE_MS;
   const inflight = new Set<Promise<unknown>>();
   const shares = new InFlight();
   let stopped = false;
+  // The caps as the last pass read them (a hand-off is asked inside a write transaction, where the
+  // settings cannot be awaited), and whether that pass left due rows behind: while it did, a new
+  // row is not taken as it is written but waits its turn in the claim (handoff.ts).
+  let caps: Caps | null = null;
+  let behind = true;
   let claiming: Promise<void> | null = null;
   let again = false;
   let lastSweep = 0;
@@ -57,42 +64,92 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       return;
     }
     const settings = await gw.settings();
-    const caps: Caps = {
+    const passCaps: Caps = {
       perMerchant: o.caps?.perMerchant ?? (settings.int("notify_per_merchant") || NOTIFY_PER_MERCHANT),
       perTarget: o.caps?.perTarget ?? (settings.int("notify_per_target") || NOTIFY_PER_TARGET),
     };
+    caps = passCaps;
     const admitted: number[] = [];
-    const admit = (r: { id: number; pid: number; url: string }) => shares.admit(r.id, r.pid, r.url, caps) && admitted.push(r.id) > 0;
+    let refused = 0;
+    const admit = (r: { id: number; pid: number; url: string }) => (shares.admit(r.id, r.pid, r.url, passCaps) ? admitted.push(r.id) > 0 : (refused++, false));
     let due: Notification[] = [];
     try {
-      due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, o.leaseMs ?? DEFAULT_LEASE_MS, { perMerchant: caps.perMerchant, admit });
+      due = await gw.store.claimDueNotifications(gw.clock.nowMs(), room, leaseMs, { perMerchant: passCaps.perMerchant, admit });
     } finally {
       // A share whose row was not leased after all (the claim failed) goes back at once.
       const leased = new Set(due.map((n) => n.id));
       for (const id of admitted) if (!leased.has(id)) shares.release(id);
     }
+    // Fewer rows than a merchant's share, none refused: the claim read every due row and took them all.
+    behind = refused > 0 || due.length >= Math.min(room, passCaps.perMerchant);
     gw.beats.set("notifier", Date.now()); // /healthz: the loop ran and its claim reached the database
-    for (const n of due) {
-      // The share is given back when the merchant has answered, not when the attempt is stored: the
-      // endpoint is free then, and the acknowledgements are written in batches (a share held through
-      // the batch's commit cut one merchant's throughput to 16 / that wait). The row stays leased until
-      // its attempt is stored, so it is never sent twice; a freed share may let a due row of this
-      // merchant or target go without waiting for the poll.
-      const release = () => {
-        if (!shares.has(n.id)) return;
-        shares.release(n.id);
-        if (!stopped) wake();
-      };
-      const p: Promise<unknown> = deliverOne(gw, n, o, release)
-        .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
-        .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
-        .finally(() => {
-          inflight.delete(p);
-          release();
-        });
-      inflight.add(p);
-    }
+    for (const n of due) send(n);
   }
+
+  /** One attempt of a row this worker leased and holds a share for. */
+  function send(n: Notification): void {
+    // The share is given back when the merchant has answered, not when the attempt is stored: the
+    // endpoint is free then, and the acknowledgements are written in batches (a share held through
+    // the batch's commit cut one merchant's throughput to 16 / that wait). The row stays leased until
+    // its attempt is stored, so it is never sent twice; a freed share may let a due row of this
+    // merchant or target go without waiting for the poll.
+    const release = () => {
+      if (!shares.has(n.id)) return;
+      shares.release(n.id);
+      if (!stopped) wake();
+    };
+    const p: Promise<unknown> = deliverOne(gw, n, o, release)
+      .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
+      .catch((e) => log(`delivery of ${n.tradeNo} failed`, e))
+      .finally(() => {
+        inflight.delete(p);
+        release();
+      });
+    inflight.add(p);
+  }
+
+  // A payment's row taken as it is written (core/notify/handoff.ts): its share is held under a key
+  // of its own until the commit names the row. Not while rows wait in the claim, nor past a cap.
+  // stop() waits for them: a row leased here goes out (and its attempt is stored) before it returns.
+  let nextKey = -1;
+  const handing = new Map<number, () => void>();
+  function taker(): Taker | null {
+    if (stopped || behind || !caps) return null;
+    let key: number | null = null;
+    const drop = () => {
+      if (key === null) return;
+      shares.release(key);
+      handing.get(key)?.();
+      handing.delete(key);
+      key = null;
+    };
+    return {
+      lease(row) {
+        drop(); // asked again (a rerun): the share is taken again for this row
+        if (stopped || !caps || shares.size >= concurrency || !shares.admit(nextKey, row.pid, row.url, caps)) {
+          behind = true; // the row is written due: the claim takes it, and rows after it, in order
+          return null;
+        }
+        key = nextKey--;
+        const { promise, resolve } = Promise.withResolvers<void>();
+        handing.set(key, resolve);
+        handed.add(promise);
+        void promise.then(() => handed.delete(promise));
+        return gw.clock.nowMs() + leaseMs;
+      },
+      deliver(n) {
+        if (key === null) return;
+        const k = key;
+        if (!shares.rekey(k, n.id)) shares.release(k);
+        key = null;
+        send(n); // in flight before stop() looks
+        handing.get(k)?.();
+        handing.delete(k);
+      },
+      cancel: drop,
+    };
+  }
+  const handed = new Set<Promise<void>>();
 
   // Wake-ups are gathered per turn of the event loop: the payments of one group commit, and the
   // answers that arrive together, share one claim instead of one each.
@@ -126,6 +183,7 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   }
 
   const unsubscribe = gw.onNotificationQueued(wake);
+  const untake = gw.onTakeNotification(taker);
   const timer = setInterval(wake, pollMs);
   wake(); // rows that fell due while no server ran go out at start
 
@@ -135,7 +193,9 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       clearInterval(timer);
       gw.beats.delete("notifier");
       unsubscribe();
+      untake();
       await claiming;
+      await Promise.all([...handed]); // rows taken as they were written, their commits still to answer
       // Attempts already sent are awaited so their outcome is recorded before the database closes.
       await Promise.all([...inflight]);
     },

@@ -31,6 +31,27 @@ export function outboxContract(ctx: Ctx): void {
     expect((await s.claimDueNotifications(MS + 10 + 60_000, 10, 60_000)).length).toBe(5);
   });
 
+  test("a payment's row taken as it is written: leased by the payment, no claim returns it until the lease runs out", async () => {
+    const s = ctx.store;
+    await merchant(s);
+    await account(s);
+    const [free] = await paidOrders(s, 1);
+    const o = await create(s, { amount: 200_000 });
+    const asked: { pid: number; url: string }[] = [];
+    const pay = await s.payOrder({ ...payUnit(o.tradeNo, T0), nowMs: MS, lease: (row) => (asked.push(row), MS + 60_000) });
+    expect(asked).toEqual([{ pid: 1001, url: "http://127.0.0.1:9/notify" }]);
+    expect(pay.kind === "paid" && pay.notificationId).toBeGreaterThan(0);
+    expect(await s.nextNotificationDue()).toBe(MS);
+    expect((await s.claimDueNotifications(MS + 10, 10, 600_000)).map((n) => n.tradeNo)).toEqual([free!]);
+    expect(await s.claimDueNotifications(MS + 59_999, 10, 1000)).toEqual([]);
+    // The process that took it died before sending: the row is due again once the lease runs out.
+    expect((await s.claimDueNotifications(MS + 60_000, 10, 1000)).map((n) => n.tradeNo)).toEqual([o.tradeNo]);
+    // Not taken (null): written due, as without the question.
+    const p = await create(s, { amount: 300_000 });
+    await s.payOrder({ ...payUnit(p.tradeNo, T0), nowMs: MS, lease: () => null });
+    expect((await s.claimDueNotifications(MS + 10, 10, 1000)).map((n) => n.tradeNo)).toEqual([p.tradeNo]);
+  });
+
   test("claim: a row not due yet is left alone", async () => {
     const s = ctx.store;
     await merchant(s);

@@ -59,6 +59,15 @@ export class InFlight {
     dec(this.byTarget, r.target);
   }
 
+  /** The share held under `from` now belongs to row `to` (a hand-off's row, named by its commit). */
+  rekey(from: number, to: number): boolean {
+    const r = this.rows.get(from);
+    if (!r || this.rows.has(to)) return false;
+    this.rows.delete(from);
+    this.rows.set(to, r);
+    return true;
+  }
+
   has(id: number): boolean {
     return this.rows.has(id);
   }

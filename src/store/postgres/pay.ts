@@ -25,9 +25,11 @@ export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
   const entry = u.outbox(paid);
   let notificationId: number | null = null;
   if (entry) {
+    // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
+    const leased = u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0;
     const [row] = await tx`
-      INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, created_at)
-      VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${u.nowMs}) RETURNING id`;
+      INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, claimed_until, created_at)
+      VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${leased}, ${u.nowMs}) RETURNING id`;
     notificationId = Number(row.id);
   }
   return { kind: "paid", order: paid, notificationId };

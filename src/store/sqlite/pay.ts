@@ -12,8 +12,8 @@ const PAY = prepared(
    RETURNING *`,
 );
 const OUTBOX = prepared(
-  `INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, created_at)
-   VALUES ($t, $pid, $family, $url, $method, $params, $now_ms, $now_ms) RETURNING id`,
+  `INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, claimed_until, created_at)
+   VALUES ($t, $pid, $family, $url, $method, $params, $now_ms, $leased, $now_ms) RETURNING id`,
 );
 
 /**
@@ -38,7 +38,9 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
     const entry = u.outbox(paid);
     let notificationId: number | null = null;
     if (entry) {
-      const row = OUTBOX(db).get({ t: u.tradeNo, pid: paid.pid, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs }) as { id: number };
+      // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
+      const leased = u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0;
+      const row = OUTBOX(db).get({ t: u.tradeNo, pid: paid.pid, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs, leased }) as { id: number };
       notificationId = row.id;
     }
     return { kind: "paid", order: paid, notificationId };
