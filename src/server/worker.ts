@@ -1,6 +1,8 @@
 // The background loop of `xpay serve`: delivers due notifications and writes timed-out orders.
-// It wakes at once for outbox rows this process writes and polls at least every second for rows
-// another process wrote (simulate-pay or notify replay from the CLI). Rows are claimed with a
+// A report's payment hands its row over as it is written (core/notify/handoff.ts: written leased,
+// sent when the commit is answered, no claim); it wakes at once for other outbox rows this process
+// writes and polls at least every second for rows another process wrote (simulate-pay or notify
+// replay from the CLI) and for retries that fell due. Rows are claimed with a
 // lease, so two servers on one database never send the same attempt, and a row claimed by a
 // process that died is picked up again once its lease runs out. Each merchant and each target
 // host:port gets at most a fair share of the slots (notify/fairness.ts), so one merchant whose
@@ -96,7 +98,7 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
     const release = () => {
       if (!shares.has(n.id)) return;
       shares.release(n.id);
-      if (!stopped) wake();
+      if (!stopped && behind) wake(); // rows wait for a share: the claim may take one now
     };
     const p: Promise<unknown> = deliverOne(gw, n, o, release)
       .then((r) => gw.log.event("notify.attempt", { trade_no: n.tradeNo, family: n.family, attempt: n.attempts + 1, status: r.status, http: r.attempt.httpStatus, error: r.attempt.error }))
