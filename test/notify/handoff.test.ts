@@ -99,6 +99,32 @@ describe("a payment's notification taken as its row is written", () => {
     }
   });
 
+  test("the merchant's answer sends the row waiting for its share at once, not at the next poll", async () => {
+    const held: (() => void)[] = [];
+    const slow = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>((r) => held.push(() => r(new Response("success")))) });
+    try {
+      worker = startWorker(h.gw, { pollMs: 1000, caps: { perMerchant: 1, perTarget: 1 } });
+      await ready();
+      const url = `http://127.0.0.1:${slow.port}/n`;
+      const first = await createOrder(h, { notify_url: url, money: "10.00" });
+      const second = await createOrder(h, { notify_url: url, money: "11.00" });
+      await amountReport(h, cents(first.trade_amount));
+      await amountReport(h, cents(second.trade_amount)); // over the cap: waits in the claim
+      for (let i = 0; i < 200 && held.length < 1; i++) await Bun.sleep(5);
+      await Bun.sleep(1100); // the poll after it has run and refused it as well
+      expect(held.length).toBe(1);
+      const t0 = performance.now();
+      held[0]!();
+      for (let i = 0; i < 200 && held.length < 2; i++) await Bun.sleep(2);
+      expect(held.length).toBe(2);
+      expect(performance.now() - t0).toBeLessThan(500); // well before the next poll
+      held[1]!();
+    } finally {
+      for (const r of held) r();
+      slow.stop(true);
+    }
+  });
+
   test("a stopping worker sends the row it took, once the payment's commit is answered, and records it", async () => {
     rx = startReceiver(["success"]);
     worker = startWorker(h.gw, { pollMs: 20 });
