@@ -114,16 +114,19 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   // of its own until the commit names the row. Not while rows wait in the claim, nor past a cap.
   // stop() waits for them: a row leased here goes out (and its attempt is stored) before it returns.
   let nextKey = -1;
-  const handing = new Map<number, () => void>();
+  let handing = 0; // rows leased here whose commit is still to answer
+  let drained: (() => void) | null = null;
+  const handed = () => {
+    if (--handing === 0) drained?.();
+  };
   function taker(): Taker | null {
     if (stopped || behind || !caps) return null;
     let key: number | null = null;
     const drop = () => {
       if (key === null) return;
       shares.release(key);
-      handing.get(key)?.();
-      handing.delete(key);
       key = null;
+      handed();
     };
     return {
       lease(row) {
@@ -133,25 +136,19 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
           return null;
         }
         key = nextKey--;
-        const { promise, resolve } = Promise.withResolvers<void>();
-        handing.set(key, resolve);
-        handed.add(promise);
-        void promise.then(() => handed.delete(promise));
+        handing++;
         return gw.clock.nowMs() + leaseMs;
       },
       deliver(n) {
         if (key === null) return;
-        const k = key;
-        if (!shares.rekey(k, n.id)) shares.release(k);
+        if (!shares.rekey(key, n.id)) shares.release(key);
         key = null;
         send(n); // in flight before stop() looks
-        handing.get(k)?.();
-        handing.delete(k);
+        handed();
       },
       cancel: drop,
     };
   }
-  const handed = new Set<Promise<void>>();
 
   // Wake-ups are gathered per turn of the event loop: the payments of one group commit, and the
   // answers that arrive together, share one claim instead of one each.
@@ -197,7 +194,7 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       unsubscribe();
       untake();
       await claiming;
-      await Promise.all([...handed]); // rows taken as they were written, their commits still to answer
+      if (handing > 0) await new Promise<void>((r) => (drained = r)); // rows taken as they were written, their commits still to answer
       // Attempts already sent are awaited so their outcome is recorded before the database closes.
       await Promise.all([...inflight]);
     },

@@ -17,7 +17,7 @@ export interface Taker {
 }
 
 export interface Offer {
-  /** The payment's unit, able to be taken (asked again when a store reruns its transaction). */
+  /** The payment's unit, made able to be taken (a fresh unit: it is changed and returned; asked again when a store reruns its transaction). */
   wrap(unit: PayUnit): PayUnit;
   /** With the payment's result once its unit committed, or null when it did not. */
   settled(pay: PayResult | null): void;
@@ -29,16 +29,17 @@ export function offerNotification(gw: Gateway): Offer {
   if (!taker) return { wrap: (unit) => unit, settled: (pay) => void (pay?.kind === "paid" && pay.notificationId !== null && gw.notificationQueued()) };
   const written: { entry: OutboxEntry | null; nowMs: number; leased: boolean } = { entry: null, nowMs: 0, leased: false };
   return {
-    wrap: (unit) => ({
-      ...unit,
-      outbox: (paid) => (written.entry = unit.outbox(paid)),
-      lease: (row) => {
+    wrap(unit) {
+      const outbox = unit.outbox;
+      unit.outbox = (paid) => (written.entry = outbox(paid));
+      unit.lease = (row) => {
         const until = taker.lease(row);
         written.leased = until !== null;
         written.nowMs = unit.nowMs;
         return until;
-      },
-    }),
+      };
+      return unit;
+    },
     settled(pay) {
       const id = pay?.kind === "paid" ? pay.notificationId : null;
       const e = written.entry;
