@@ -56,7 +56,8 @@ export interface PayUnit {
    * Asked with the row before it is written: a worker of this process takes it there (the lease's
    * end, ms), so the row is written leased, no claim of any process sends it, and it goes out when
    * the commit is answered (notify/handoff.ts). Null or absent: the row is written due and unleased.
-   * May be asked again when a store reruns the unit; the answer is the same.
+   * Asked again when a store reruns the unit (a PostgreSQL deadlock victim): the answer is for the
+   * row that run writes.
    */
   lease?: (row: { pid: number; url: string }) => number | null;
 }

@@ -115,9 +115,11 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
   // stop() waits for them: a row leased here goes out (and its attempt is stored) before it returns.
   let nextKey = -1;
   let handing = 0; // rows leased here whose commit is still to answer
-  let drained: (() => void) | null = null;
+  let drained: PromiseWithResolvers<void> | null = null;
   const handed = () => {
-    if (--handing === 0) drained?.();
+    if (--handing > 0 || !drained) return;
+    drained.resolve();
+    drained = null;
   };
   function taker(): Taker | null {
     if (stopped || behind || !caps) return null;
@@ -194,7 +196,7 @@ export function startWorker(gw: Gateway, o: WorkerOptions = {}): Worker {
       unsubscribe();
       untake();
       await claiming;
-      if (handing > 0) await new Promise<void>((r) => (drained = r)); // rows taken as they were written, their commits still to answer
+      if (handing > 0) await (drained ??= Promise.withResolvers<void>()).promise; // rows taken as they were written, their commits still to answer
       // Attempts already sent are awaited so their outcome is recorded before the database closes.
       await Promise.all([...inflight]);
     },
