@@ -1,5 +1,8 @@
-// Marks an order paid and writes its outbox row in one commit. The order row is locked first, so a
-// payment on another instance waits and then reads "already paid"; the update stays conditional.
+// Marks an order paid and writes its outbox row in one commit. The update is conditional on the
+// order still being payable: a payment on another instance waits for the row's lock, finds the
+// order paid when its update is evaluated again, and reads "already paid". The order is read only
+// to say why it was not paid, as on SQLite: a read for update before it was a round trip to the
+// server on every payment.
 import type { SQL } from "bun";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { toOrder } from "../rows.ts";
@@ -8,15 +11,16 @@ import { unit } from "./tx.ts";
 
 /** The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs). */
 export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
-  const before = await getOrder(tx, u.tradeNo, { forUpdate: true });
-  if (!before) return { kind: "not_found" };
-  if (before.status === 2) return { kind: "already_paid", order: before };
   const rows = await tx`
     UPDATE orders SET status = 2, paid_at = ${u.now}, api_trade_no = COALESCE(${u.apiTradeNo ?? null}::text, api_trade_no),
       buyer = COALESCE(${u.buyer ?? null}::text, buyer)
     WHERE trade_no = ${u.tradeNo} AND trade_amount IS NOT NULL AND (status = 1 OR status = 4) AND expire_time >= ${u.acceptTimedOutSince}
     RETURNING *`;
   if (rows.length !== 1) {
+    // Read after the update found nothing: under READ COMMITTED it sees the payment that won.
+    const before = await getOrder(tx, u.tradeNo);
+    if (!before) return { kind: "not_found" };
+    if (before.status === 2) return { kind: "already_paid", order: before };
     const reason =
       before.status === 3 ? "order is closed" : before.status === 5 ? "order creation failed" : before.tradeAmount === null ? "order has no pay type yet" : "order timed out beyond the match window";
     return { kind: "not_payable", order: before, reason };

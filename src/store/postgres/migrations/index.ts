@@ -30,6 +30,7 @@ import directoryVersion from "./034_directory_version.ts";
 import slotHeldUntil from "./035_slot_held_until.ts";
 import freeAmountWidening from "./036_free_amount_widening.ts";
 import pendingByMerchant from "./037_pending_by_merchant.ts";
+import clientSeen from "./038_client_seen.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -70,4 +71,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 35, name: "slot_held_until", sql: slotHeldUntil },
   { version: 36, name: "free_amount_widening", sql: freeAmountWidening },
   { version: 37, name: "pending_by_merchant", sql: pendingByMerchant },
+  { version: 38, name: "client_seen", sql: clientSeen },
 ];
