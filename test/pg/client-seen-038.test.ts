@@ -16,8 +16,8 @@ withPostgres(() => {
       const a = await account(store, { code: "A" });
       const b = await account(store, { code: "B" });
       const phone = { kind: "phone" as const, pid: 1001, name: "pixel", channelId: null, extData: "" };
-      const versions = async () => {
-        const rows = await sql`SELECT id, xmin::text AS x, last_seen_at FROM channel_accounts ORDER BY id`;
+      const versions = async (): Promise<{ id: number; x: string; seen: number }[]> => {
+        const rows = (await sql`SELECT id, xmin::text AS x, last_seen_at FROM channel_accounts ORDER BY id`) as { id: number; x: string; last_seen_at: string }[];
         return rows.map((r: { id: number; x: string; last_seen_at: string }) => ({ id: Number(r.id), x: r.x, seen: Number(r.last_seen_at) }));
       };
 
