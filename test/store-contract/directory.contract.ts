@@ -3,7 +3,7 @@
 // is in the next answer (SQLite keeps the answer between changes: migration 034).
 import { expect, test } from "bun:test";
 import type { Directory, Store } from "../../src/core/store.ts";
-import { account, create, type Ctx, merchant, T0 } from "./harness.ts";
+import { account, claim, create, type Ctx, merchant, settleUnit, T0 } from "./harness.ts";
 
 /** What the directory must hold: the lists, without the stamps. */
 async function expected(s: Store) {
@@ -50,5 +50,26 @@ export function directoryContract(ctx: Ctx): void {
     await s.removeChannel(b.id);
     expect((await s.directory()).accounts.map((x) => x.id)).toEqual([a.id]);
     expect(plain(await s.directory())).toEqual(await expected(s));
+  });
+
+  test("directory: a report's settlement takes the accounts as committed, through any instance, with a dedupe key or without", async () => {
+    const s = ctx.store;
+    const other = await ctx.another();
+    await merchant(s);
+    await account(s);
+    // This instance's settlement keeps the directory as it reads it.
+    expect((await s.settleReport(settleUnit(claim({ amount: 1 }), { dedupeKey: "warm" }))).outcome).toBe("unmatched");
+    expect((await s.settleReport(settleUnit(claim({ amount: 2 })))).outcome).toBe("unmatched");
+    // Another instance adds an account of another pay type and an order on it.
+    await account(other, { payType: "wxpay", code: "wx_qr" });
+    const y = await create(other, { payType: "wxpay" });
+    const keyed = await s.settleReport(settleUnit(claim({ amount: y.tradeAmount!, payType: "wxpay" }), { dedupeKey: "k-y" }));
+    expect({ outcome: keyed.outcome, tradeNo: keyed.tradeNo }).toEqual({ outcome: "matched", tradeNo: y.tradeNo });
+    // The same without a dedupe key (the version read when the rule first asks for the accounts).
+    await account(other, { payType: "qqpay", code: "qq_qr" });
+    const z = await create(other, { payType: "qqpay" });
+    const plainReport = await s.settleReport(settleUnit(claim({ amount: z.tradeAmount!, payType: "qqpay" })));
+    expect({ outcome: plainReport.outcome, tradeNo: plainReport.tradeNo }).toEqual({ outcome: "matched", tradeNo: z.tradeNo });
+    expect((await s.getOrder(z.tradeNo))!.status).toBe(2);
   });
 }

@@ -14,10 +14,10 @@ export function directoryOf(accounts: readonly ChannelAccount[], clients: readon
   });
 }
 
-type Lists = [readonly ChannelAccount[], readonly KeyedClient[]];
+export type Lists = [readonly ChannelAccount[], readonly KeyedClient[]];
 
 /** The directory kept under the version it was read at; null: nothing kept for `v`. */
-function keeper() {
+export function directoryKeeper() {
   let kept: { version: number; directory: Directory } | null = null;
   return {
     get: (v: number | null) => (v !== null && kept?.version === v ? kept.directory : null),
@@ -35,8 +35,7 @@ function keeper() {
  * two calls that both find it moved both read, and if the answer kept last is not the current
  * version's the next call reads again. No version (its row deleted by hand): read every time.
  */
-export function keptDirectory(version: () => Promise<number | null>, lists: () => Promise<Lists>): () => Promise<Directory> {
-  const k = keeper();
+export function keptDirectory(version: () => Promise<number | null>, lists: () => Promise<Lists>, k = directoryKeeper()): () => Promise<Directory> {
   return async () => {
     const v = await version();
     return k.get(v) ?? k.put(v, await lists());
@@ -45,9 +44,15 @@ export function keptDirectory(version: () => Promise<number | null>, lists: () =
 
 /** keptDirectory for a store that reads synchronously (SQLite): also callable inside a write transaction. */
 export function keptDirectorySync(version: () => number | null, lists: () => Lists): () => Directory {
-  const k = keeper();
+  const k = directoryKeeper();
   return () => {
     const v = version();
     return k.get(v) ?? k.put(v, lists());
   };
+}
+
+/** A report's candidate accounts from the directory, as listChannels lists them: every one by id, or a merchant's own and the shared ones (`pid`) by sort then id. */
+export function directoryAccounts(d: Directory, pid: number | null): Directory["accounts"] {
+  const all = d.accounts;
+  return pid === null ? all : all.filter((a) => a.pid === 0 || a.pid === pid).sort((a, b) => a.sort - b.sort || a.id - b.id);
 }

@@ -3,8 +3,8 @@
 // serialized is serialized here by row locks and advisory locks (see each flow's file), and the
 // core's synchronous rules run through replay.ts. Each sub-port is a file of its own beside the flows.
 import { SQL } from "bun";
-import type { Directory, Store } from "../../core/store.ts";
-import { directoryReader } from "./directory.ts";
+import type { Store } from "../../core/store.ts";
+import { directoryReader, type PgDirectory } from "./directory.ts";
 import { MerchantCache } from "../merchant-cache.ts";
 import { PostgresAdminStore } from "./admin.ts";
 import { postgresAlerts } from "./alerts.ts";
@@ -138,7 +138,7 @@ export class PostgresStore implements Store {
   insertBoundedReport: Store["insertBoundedReport"] = async (r, bound, nonce) => reports.insertReport(await this.db(), r, { bound, nonce });
   listReportBounds: Store["listReportBounds"] = async (f) => listReportBounds(await this.db(), f);
   listReports: Store["listReports"] = async (f) => reports.listReports(await this.db(), f);
-  settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u));
+  settleReport: Store["settleReport"] = async (u) => this.writes.timed(async () => settleReport(await this.db(), u, this.keptDirectory));
   assignReport: Store["assignReport"] = async (u) => assignReport(await this.db(), u);
   insertRefusal: Store["insertRefusal"] = async (r, limits) => refusals.insertRefusal(await this.db(), r, limits);
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
@@ -149,8 +149,12 @@ export class PostgresStore implements Store {
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(await this.db(), c);
   listKeyedClients: Store["listKeyedClients"] = async () => keyed.listKeyedClients(await this.db());
-  #directory?: () => Promise<Directory>;
-  directory: Store["directory"] = () => (this.#directory ??= directoryReader(() => this.db()))();
+  #directory?: PgDirectory;
+  /** One kept directory for the reports' authentication and their settlement (report-match.ts). */
+  private get keptDirectory(): PgDirectory {
+    return (this.#directory ??= directoryReader(() => this.db()));
+  }
+  directory: Store["directory"] = () => this.keptDirectory.read();
   getKeyedClient: Store["getKeyedClient"] = async (id) => keyed.getKeyedClient(await this.db(), id);
   bindKeyedClient: Store["bindKeyedClient"] = async (id, accounts) => keyed.bindKeyedClient(await this.db(), id, accounts);
   removeKeyedClient: Store["removeKeyedClient"] = async (id) => keyed.removeKeyedClient(await this.db(), id);

@@ -9,8 +9,14 @@ import { toOrder } from "../rows.ts";
 import { getOrder } from "./orders.ts";
 import { unit } from "./tx.ts";
 
-/** The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs). */
-export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
+/**
+ * The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs).
+ * `beside`: the caller's own write once the order is paid (the settlement's stored report), sent
+ * with the outbox row on the transaction's connection before either answer is read, so the two
+ * take one round trip: the payment's update holds its income rollup rows until the commit, and the
+ * account's next payment waits for them (docs/decisions/stores.md).
+ */
+export async function payIn<B = undefined>(tx: SQL, u: PayUnit, beside?: () => Promise<B>): Promise<PayResult & { beside?: B }> {
   const rows = await tx`
     UPDATE orders SET status = 2, paid_at = ${u.now}, api_trade_no = COALESCE(${u.apiTradeNo ?? null}::text, api_trade_no),
       buyer = COALESCE(${u.buyer ?? null}::text, buyer)
@@ -27,16 +33,18 @@ export async function payIn(tx: SQL, u: PayUnit): Promise<PayResult> {
   }
   const paid = toOrder(rows[0]);
   const entry = u.outbox(paid);
-  let notificationId: number | null = null;
-  if (entry) {
-    // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
-    const leased = u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0;
-    const [row] = await tx`
+  // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
+  const outbox = entry
+    ? tx`
       INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, claimed_until, created_at)
-      VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs}, ${leased}, ${u.nowMs}) RETURNING id`;
-    notificationId = Number(row.id);
-  }
-  return { kind: "paid", order: paid, notificationId };
+      VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs},
+              ${u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0}, ${u.nowMs}) RETURNING id`
+    : Promise.resolve([]);
+  // Both sent before either answer is read; a failure of either fails the transaction (the first
+  // answer to fail is the one thrown: the statement behind it only reads "transaction aborted").
+  const [inserted, besideResult] = await Promise.all([outbox, beside?.()]);
+  const notificationId = entry ? Number((inserted as { id: unknown }[])[0]!.id) : null;
+  return { kind: "paid", order: paid, notificationId, ...(beside ? { beside: besideResult as B } : {}) };
 }
 
 export function payOrder(sql: SQL, u: PayUnit): Promise<PayResult> {

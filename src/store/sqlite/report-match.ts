@@ -2,6 +2,7 @@
 // stored report, all in one immediate transaction. Fifty copies of one report arriving at once
 // are serialised here, and only the first can see a payable order.
 import type { Database } from "bun:sqlite";
+import { directoryAccounts } from "../../core/clients/directory.ts";
 import type { MatchView } from "../../core/report-match.ts";
 import type { Reason } from "../../core/reasons.ts";
 import type { Directory, PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
@@ -29,11 +30,7 @@ const ORDERS_BY_AMOUNT = prepared(ordersByAmountSql);
  */
 function view(db: Database, directory: () => Directory): MatchView {
   return {
-    accounts: (pid) => {
-      const all = directory().accounts;
-      // As listChannels' usableBy: the merchant's own and the shared ones, by sort then id.
-      return pid === null ? all : all.filter((a) => a.pid === 0 || a.pid === pid).sort((a, b) => a.sort - b.sort || a.id - b.id);
-    },
+    accounts: (pid) => directoryAccounts(directory(), pid),
     ordersByTradeAmount: (accountIds, tradeAmount, since) => {
       if (accountIds.length === 0) return [];
       // The ids are bound (one statement, prepared once, whatever the accounts), not inlined.
