@@ -1,6 +1,6 @@
 // Row <-> domain mapping, in one place so column names live next to each other.
 import type { ChannelAccount, Family, Merchant, Order, OrderStatus } from "../core/types.ts";
-import type { Notification, NotificationAttempt, StoredReport } from "../core/store.ts";
+import type { MonitorClient, Notification, NotificationAttempt, StoredReport } from "../core/store.ts";
 import type { HeldSlot } from "../core/slots/store.ts";
 
 type Row = Record<string, unknown>;
@@ -142,3 +142,17 @@ export const toHeldSlot = (r: Record<string, unknown>): HeldSlot => ({
   paidAt: numOrNull(r.paid_at),
   closedAt: numOrNull(r.closed_at),
 });
+
+const CLIENT_KINDS = new Set(["third-account", "vmq", "smsforwarder", "report"]);
+
+export function toClient(r: Row): MonitorClient {
+  return {
+    id: Number(r.id),
+    kind: CLIENT_KINDS.has(String(r.kind)) ? (r.kind as MonitorClient["kind"]) : "phone",
+    pid: Number(r.pid ?? 0),
+    name: String(r.name ?? ""),
+    channelId: r.channel_id === null || r.channel_id === undefined ? null : Number(r.channel_id),
+    extData: String(r.ext_data ?? ""),
+    lastSeenAt: Number(r.last_seen_at ?? 0),
+  };
+}

@@ -2,7 +2,7 @@
 // and the online stretch it is in (device history, devices.ts).
 import type { SQL } from "bun";
 import type { MonitorClient, SeenOptions } from "../../core/store.ts";
-import { toClient } from "../sqlite/clients.ts";
+import { toClient } from "../rows.ts";
 import { retried } from "./tx.ts";
 
 type Row = Record<string, unknown>;

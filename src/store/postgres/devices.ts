@@ -7,7 +7,7 @@ import type { SQL } from "bun";
 import type { ClientReportQuery, DeviceStore, OnlineInterval } from "../../core/clients/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import { toReport } from "../rows.ts";
-import { toClient } from "../sqlite/clients.ts";
+import { toClient } from "../rows.ts";
 
 type Row = Record<string, unknown>;
 

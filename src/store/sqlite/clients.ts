@@ -5,10 +5,9 @@ import type { Database } from "bun:sqlite";
 import type { MonitorClient, SeenOptions } from "../../core/store.ts";
 import { prepared } from "./statement.ts";
 import { inTransaction } from "./transaction.ts";
+import { toClient } from "../rows.ts";
 
 type Row = Record<string, unknown>;
-
-const KINDS = new Set(["third-account", "vmq", "smsforwarder", "report"]);
 
 /** Inside the upsert: the beat comes after a silence longer than the gap (or is the first one). */
 const NEW_STRETCH = "(online_beats = 0 OR excluded.last_seen_at - last_seen_at > $gap)";
@@ -29,18 +28,6 @@ const UPSERT = prepared(`INSERT INTO clients (kind, pid, name, channel_id, ext_d
     last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`);
 // An account's row is written only when its second moves (reports of one second leave it as it is).
 const TOUCH = prepared("UPDATE channel_accounts SET last_seen_at = $seen WHERE id = $id AND last_seen_at < $seen");
-
-export function toClient(r: Row): MonitorClient {
-  return {
-    id: Number(r.id),
-    kind: KINDS.has(String(r.kind)) ? (r.kind as MonitorClient["kind"]) : "phone",
-    pid: Number(r.pid ?? 0),
-    name: String(r.name ?? ""),
-    channelId: r.channel_id === null || r.channel_id === undefined ? null : Number(r.channel_id),
-    extData: String(r.ext_data ?? ""),
-    lastSeenAt: Number(r.last_seen_at ?? 0),
-  };
-}
 
 /**
  * `history.gap`: also keep the client's online stretch (migration 013): a beat within `gap`

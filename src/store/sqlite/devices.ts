@@ -7,7 +7,7 @@
 // it small.
 import type { Database } from "bun:sqlite";
 import type { ClientReportQuery, DeviceStore, OnlineInterval } from "../../core/clients/store.ts";
-import { toClient } from "./clients.ts";
+import { toClient } from "../rows.ts";
 import { toReport } from "../rows.ts";
 
 type Row = Record<string, unknown>;
