@@ -497,7 +497,8 @@ export interface Store {
   backupTo(path: string): Promise<void>;
   /**
    * The store's own background work for a long-running server, stopped before close (SQLite:
-   * WAL checkpoints on a thread of their own). Short CLI commands never start it.
+   * WAL checkpoints on a thread of their own; PostgreSQL: the income rollup's fold, migration 039).
+   * Short CLI commands never start it.
    */
   startBackground?(hooks: { onBeat(name: string): void; onError(message: string): void }): { stop(): Promise<void> };
 

@@ -7,6 +7,7 @@ import { PG_MIGRATIONS } from "../../src/store/postgres/migrations/index.ts";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { migrate } from "../../src/store/migrate.ts";
+import { POSTGRES_ONLY_TABLES } from "../../src/store/copy/plan.ts";
 import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 
 const LATEST = MIGRATIONS.at(-1)!.version;
@@ -49,7 +50,10 @@ withPostgres(() => {
       const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
       const liteRows = tables.flatMap((t) => (sqlite.query(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => `${t}.${c.name}`));
       sqlite.close();
-      expect(pgRows.map((r) => `${r.table_name}.${r.column_name}`).sort()).toEqual(liteRows.sort());
+      // The one exception, named: PostgreSQL's pending rows of the rollup (migration 039).
+      const shared = pgRows.filter((r) => !POSTGRES_ONLY_TABLES.has(r.table_name));
+      expect(pgRows.some((r) => POSTGRES_ONLY_TABLES.has(r.table_name))).toBe(true);
+      expect(shared.map((r) => `${r.table_name}.${r.column_name}`).sort()).toEqual(liteRows.sort());
     });
 
     test("the named indexes are SQLite's at the same version (partial ones included)", async () => {

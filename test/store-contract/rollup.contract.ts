@@ -2,7 +2,8 @@
 // pay-type picks, payments on time and late, closes, payments confirmed by hand, assignments,
 // retries of failed creates and expiry sweeps, over three days that hold a daylight-saving change
 // in New York; then every day and hour of three time zones (whole, three-quarter hour and DST
-// offsets), and the per-account rows of every day, must equal a count over the orders as they are.
+// offsets), and the per-account rows of every day, must equal a count over the orders as they are,
+// before and after the store's background work (PostgreSQL's fold of the pending rows, 039).
 import { expect, test } from "bun:test";
 import { assignProblem } from "../../src/core/assign-report.ts";
 import { because } from "../../src/core/reasons.ts";
@@ -65,8 +66,16 @@ export function rollupContract(ctx: Ctx): void {
     const made: { tradeNo: string; outTradeNo: string; pid: number; amount: number }[] = [];
     const tally: Record<string, number> = {};
     const did = (what: string) => (tally[what] = (tally[what] ?? 0) + 1);
+    // The store's background work (PostgreSQL: the fold of the rollup's pending rows, migration 039)
+    // run once midway and once at the end: the figures are the same before and after it.
+    const errors: string[] = [];
+    const background = async () => {
+      const bg = s.startBackground?.({ onBeat: () => {}, onError: (m) => errors.push(m) });
+      await bg?.stop();
+    };
     let t = START + 17;
     for (let i = 0; i < 400; i++) {
+      if (i === 200) await background();
       t += Math.floor(r.next() * r.next() * 2000);
       const op = r.next();
       // Mostly one of the newest orders (still payable), now and then any.
@@ -108,6 +117,14 @@ export function rollupContract(ctx: Ctx): void {
     const orders = await s.listOrders({ limit: 100_000 });
     expect(orders.length).toBe(made.length);
     const now = t;
+    await expectCounts(orders, now);
+    await background();
+    await expectCounts(orders, now);
+    expect(errors).toEqual([]);
+  });
+
+  async function expectCounts(orders: Order[], now: number) {
+    const s = ctx.store;
     for (const zone of ZONES) {
       for (const unit of ["day", "hour"] as const) {
         const bs = buckets(START - 86400, now + 1, unit, zone);
@@ -122,5 +139,5 @@ export function rollupContract(ctx: Ctx): void {
         expect(sorted(await s.stats.incomeByAccount({ from: d.from, to: d.to }))).toEqual(countAccounts(orders, d.from, d.to));
       }
     }
-  });
+  }
 }

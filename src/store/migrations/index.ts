@@ -31,6 +31,7 @@ import slotHeldUntil from "./035_slot_held_until.ts";
 import freeAmountWidening from "./036_free_amount_widening.ts";
 import pendingByMerchant from "./037_pending_by_merchant.ts";
 import clientSeen from "./038_client_seen.ts";
+import rollupPending from "./039_rollup_pending.ts";
 
 export interface Migration {
   version: number;
@@ -73,4 +74,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 36, name: "free_amount_widening", sql: freeAmountWidening },
   { version: 37, name: "pending_by_merchant", sql: pendingByMerchant },
   { version: 38, name: "client_seen", sql: clientSeen },
+  { version: 39, name: "rollup_pending", sql: rollupPending },
 ];

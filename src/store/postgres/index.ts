@@ -17,6 +17,7 @@ import { postgresDev } from "./dev.ts";
 import { postgresDevices } from "./devices.ts";
 import { backupToSqlite } from "./backup.ts";
 import { probeWrite } from "./maintenance.ts";
+import { startRollupFold } from "./rollup-fold.ts";
 import * as merchants from "./merchants.ts";
 import { openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
@@ -163,6 +164,9 @@ export class PostgresStore implements Store {
   recordVmqPush: Store["recordVmqPush"] = async (id, now) => keyed.recordVmqPush(await this.db(), id, now);
 
   probeWrite: Store["probeWrite"] = async () => probeWrite(await this.db());
+  /** The income rollup's fold, once a second (rollup-fold.ts, migration 039). */
+  startBackground: NonNullable<Store["startBackground"]> = (hooks) =>
+    startRollupFold(() => this.db(), { onBeat: () => hooks.onBeat("rollup"), onError: hooks.onError });
   /** A SQLite file holding one snapshot of every table (backup.ts). */
   backupTo: Store["backupTo"] = async (path) => {
     await this.ready;

@@ -43,9 +43,11 @@ export async function updateMerchant(
   return rows.length ? toMerchant(rows[0]) : null;
 }
 
-/** Every order a merchant ever created, from the day rollup (migration 025): a row per day and account, not per order. */
+/** Every order a merchant ever created, from the day rollup (migration 025) and its pending rows (039): a row per day and account, not per order. */
 export async function merchantOrderTotal(sql: SQL, pid: number): Promise<number> {
-  const [row] = await sql`SELECT COALESCE(sum(created), 0) AS n FROM order_rollup_day WHERE pid = ${pid}`;
+  const [row] = await sql`
+    SELECT (SELECT COALESCE(sum(created), 0) FROM order_rollup_day WHERE pid = ${pid})
+         + (SELECT COALESCE(sum(created), 0) FROM order_rollup_pending WHERE pid = ${pid}) AS n`;
   return Number(row.n);
 }
 

@@ -13,8 +13,7 @@ import { unit } from "./tx.ts";
  * The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs).
  * `beside`: the caller's own write once the order is paid (the settlement's stored report), sent
  * with the outbox row on the transaction's connection before either answer is read, so the two
- * take one round trip: the payment's update holds its income rollup rows until the commit, and the
- * account's next payment waits for them (docs/decisions/stores.md).
+ * take one round trip: the paid order's row stays locked until the commit (docs/decisions/stores.md).
  */
 export async function payIn<B = undefined>(tx: SQL, u: PayUnit, beside?: () => Promise<B>): Promise<PayResult & { beside?: B }> {
   const rows = await tx`

@@ -1,7 +1,10 @@
 // Store.stats on PostgreSQL (core/stats/store.ts): the figures of ../sqlite/stats.ts, each unit one
 // statement (one snapshot, one round trip). A range is read in core/stats/rollup-pieces.ts's pieces:
-// whole UTC days and hours from the rollup of migration 025 (kept by a trigger in each order
-// write's transaction), the minutes at its ends from orders by their created_at and paid_at indexes.
+// whole UTC days and hours from the rollup of migration 025 plus its pending rows, which every order
+// write's transaction appends and a fold moves into it once a second (migration 039; one snapshot
+// sees a fold whole or not at all), the minutes at its ends from orders by their created_at and
+// paid_at indexes. A pending row's bucket is its hour, so it falls in a whole day's piece exactly
+// when its day does.
 import type { SQL } from "bun";
 import { rollupPieces } from "../../core/stats/rollup-pieces.ts";
 import type { AccountIncome, IncomeCounts, OutboxGauge, StatsStore } from "../../core/stats/store.ts";
@@ -49,6 +52,9 @@ export class PostgresStats implements StatsStore {
         SELECT sum(paid_count), sum(paid_amount), sum(created) FROM order_rollup_hour
           WHERE p.lvl = 'hour' AND bucket >= p.f AND bucket < p.t AND (${pid}::bigint IS NULL OR pid = ${pid}::bigint)
         UNION ALL
+        SELECT sum(paid_count), sum(paid_amount), sum(created) FROM order_rollup_pending
+          WHERE p.lvl <> 'orders' AND bucket >= p.f AND bucket < p.t AND (${pid}::bigint IS NULL OR pid = ${pid}::bigint)
+        UNION ALL
         SELECT 0, 0, count(*) FROM orders
           WHERE p.lvl = 'orders' AND created_at >= p.f AND created_at < p.t AND (${pid}::bigint IS NULL OR pid = ${pid}::bigint)
         UNION ALL
@@ -72,6 +78,9 @@ export class PostgresStats implements StatsStore {
         UNION ALL
         SELECT h.account_id, h.pid, h.pay_type, h.paid_count, h.paid_amount, h.created
           FROM p JOIN order_rollup_hour h ON p.lvl = 'hour' AND h.bucket >= p.f AND h.bucket < p.t
+        UNION ALL
+        SELECT q.account_id, q.pid, q.pay_type, q.paid_count, q.paid_amount, q.created
+          FROM p JOIN order_rollup_pending q ON p.lvl <> 'orders' AND q.bucket >= p.f AND q.bucket < p.t
         UNION ALL
         SELECT COALESCE(o.account_id, 0), o.pid, o.pay_type, 0, 0, 1
           FROM p JOIN orders o ON p.lvl = 'orders' AND o.created_at >= p.f AND o.created_at < p.t

@@ -52,6 +52,8 @@ export const Lock = {
   merchants: 7,
   /** The alert passes' writes: one instance's pass at a time checks and moves the pass generation (alerts.ts). */
   alertPass: 8,
+  /** The income rollup's fold (migration 039, xpay_rollup_fold, which takes it itself): one at a time. */
+  rollupFold: 9,
 } as const;
 
 export async function lock(tx: SQL, kind: number, key = ""): Promise<void> {

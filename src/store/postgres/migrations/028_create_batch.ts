@@ -16,13 +16,32 @@
 // in one statement per table at its end: creates without a pay type, which share one row per
 // merchant and hour, update that hot row once per batch instead of once per create, and hold it
 // only from the batch's end to its commit.
+/**
+ * The batch's created counts, added to both rollups at its end: the rows in one order for every
+ * batch, waiting as long as it takes (nothing waits for a batch's end). Migration 039 adds them to
+ * the pending rows instead (its header says why).
+ */
+const FOLD_028 = `-- The rollup rows, in one order for every batch, waiting as long as it takes (nothing waits for a batch's end).
+  PERFORM set_config('lock_timeout', '0', true);
+  ${[["order_rollup_hour", 3600], ["order_rollup_day", 86400]].map(([t, w]) => `INSERT INTO ${t} AS t (bucket, pid, account_id, pay_type, created)
+    SELECT f.at - f.at % ${w}, f.pid, f.acc, f.pt, count(*) FROM unnest(f_at, f_pid, f_acc, f_pt) AS f(at, pid, acc, pt)
+    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = t.created + excluded.created;`).join("\n  ")}`;
+
 export default `
 DROP TRIGGER order_rollup_insert ON orders;
 CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders FOR EACH ROW
   WHEN (current_setting('xpay.rollup_folded', true) IS DISTINCT FROM 'on')
   EXECUTE FUNCTION order_rollup_apply();
 
-CREATE FUNCTION xpay_create_orders(p_units JSONB)
+${createOrdersFunction("CREATE FUNCTION", FOLD_028)}`;
+
+/**
+ * xpay_create_orders as 028 wrote it, with `fold` as the statements that count the batch's new
+ * orders (from the arrays f_at, f_pid, f_acc, f_pt) at its end; `head` is how it is declared.
+ */
+export function createOrdersFunction(head: "CREATE FUNCTION" | "CREATE OR REPLACE FUNCTION", fold: string): string {
+  return `${head} xpay_create_orders(p_units JSONB)
 RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
                order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
 LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' AS $fn$
@@ -85,15 +104,11 @@ BEGIN
       CASE WHEN r.held_us > 0 THEN r.locked_us END, NULL::text;
   END LOOP;
 
-  -- The rollup rows, in one order for every batch, waiting as long as it takes (nothing waits for a batch's end).
-  PERFORM set_config('lock_timeout', '0', true);
-  ${[["order_rollup_hour", 3600], ["order_rollup_day", 86400]].map(([t, w]) => `INSERT INTO ${t} AS t (bucket, pid, account_id, pay_type, created)
-    SELECT f.at - f.at % ${w}, f.pid, f.acc, f.pt, count(*) FROM unnest(f_at, f_pid, f_acc, f_pt) AS f(at, pid, acc, pt)
-    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = t.created + excluded.created;`).join("\n  ")}
+  ${fold}
   -- The batch's end, for the lock hold of its units (each held its account from at_us to here, then the commit).
   RETURN QUERY SELECT 0, 'end'::text, NULL::text, NULL::int, NULL::text, NULL::bigint, NULL::bigint, NULL::jsonb, NULL::jsonb,
     (extract(epoch FROM clock_timestamp() - v_start) * 1000000)::bigint, NULL::text;
 END
 $fn$;
 `;
+}
