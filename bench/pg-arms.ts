@@ -89,9 +89,13 @@ async function stopAll(procs: ReturnType<typeof Bun.spawn>[]): Promise<void> {
   await Promise.all(procs.map((p) => p.exited));
 }
 
-/** The arm's checkout's own seed: a database seeded by a newer checkout has a schema an older server refuses. */
+/**
+ * The arm's checkout's own seed: a database seeded by a newer checkout has a schema an older server
+ * refuses. The checkout is the arm's root, else BENCH_XPAY_ROOT's (which `npm run bench:pg` takes).
+ */
 async function seedFor(from: ServeFrom): Promise<typeof seed> {
-  return from.root && from.root !== XPAY_ROOT ? (await import(join(from.root, "bench/seed.ts"))).seed : seed;
+  const root = from.root ?? XPAY_ROOT;
+  return root !== join(import.meta.dir, "..") ? (await import(join(root, "bench/seed.ts"))).seed : seed;
 }
 
 export async function startArm(name: ArmName, cluster: PgCluster | null, from: ServeFrom = {}): Promise<Arm> {
