@@ -2,9 +2,11 @@
 // or a table holds rows (checked before the schema is touched), migrated, then every row in one
 // transaction. Ids are copied as they are (OVERRIDING SYSTEM VALUE), so afterwards each identity
 // sequence is set above every copied id, and the round-robin stamp's sequence above every stamp:
-// the next insert of any instance neither collides nor jumps the queue of accounts.
+// the next insert of any instance neither collides nor jumps the queue of accounts. The income
+// rollup the destination's triggers rebuilt is folded before the commit.
 import type { SQL } from "bun";
 import { PG_LATEST_VERSION, pgCurrentVersion, pgMigrate, refuseForeign } from "../postgres/migrate.ts";
+import { foldRollup } from "../postgres/rollup-fold.ts";
 import { describePostgresUrl } from "../postgres/url.ts";
 import { pgFreeSequences, pgIdentities, pgShapes, pgTableNames } from "./pg-shape.ts";
 import { openCopyPool } from "./pg-source.ts";
@@ -86,6 +88,10 @@ function writer(tx: SQL): TargetWriter {
         if (!stamp) throw new CopyError(`sequence ${name} has no rule in db copy (src/store/copy/pg-target.ts STAMPS); nothing was copied`);
         await tx.unsafe(`SELECT setval($1::regclass, GREATEST((SELECT MAX(${quote(stamp.column)}) FROM ${quote(stamp.table)}), 0) + 1, false)`, [name]);
       }
+      // The copied orders' income counts came in as the rollup's pending rows (migration 039): folded
+      // in this transaction, so the copy commits a whole rollup, and `xpay stats` on it before any
+      // server runs reads no million pending rows.
+      await foldRollup(tx);
     },
     async audit(e) {
       await tx.unsafe("INSERT INTO audit_log (at, actor, action, target, ip, before_json, after_json, reason) VALUES ($1, 'cli', $2, $3, '', NULL, $4, '')", [
