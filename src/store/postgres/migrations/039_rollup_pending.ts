@@ -14,6 +14,7 @@
 // takes the advisory lock Lock.rollupFold (tx.ts) or returns: one fold at a time across instances.
 // It adds the hour rows, then the day rows, each in the rows' sorted order, as the create batch
 // took them (028): the two never wait on each other in a cycle.
+import { orderRollupApply } from "./025_order_rollup.ts";
 import { createOrdersFunction } from "./028_create_batch.ts";
 import { Lock } from "../tx.ts";
 
@@ -32,52 +33,15 @@ const add = (t: string) => `ON CONFLICT (bucket, pid, account_id, pay_type) DO U
       SET created = ${t}.created + excluded.created, paid_count = ${t}.paid_count + excluded.paid_count, paid_amount = ${t}.paid_amount + excluded.paid_amount`;
 
 export default `
-CREATE TABLE order_rollup_pending (
-  bucket      BIGINT NOT NULL,
-  pid         BIGINT NOT NULL,
-  account_id  BIGINT NOT NULL,
-  pay_type    TEXT   NOT NULL,
-  created     BIGINT NOT NULL DEFAULT 0,
-  paid_count  BIGINT NOT NULL DEFAULT 0,
-  paid_amount BIGINT NOT NULL DEFAULT 0
-);
+-- The rollup's columns, without its key: rows are only appended, and folded away whole.
+CREATE TABLE order_rollup_pending (LIKE order_rollup_hour INCLUDING DEFAULTS);
 
-CREATE OR REPLACE FUNCTION order_rollup_apply() RETURNS trigger LANGUAGE plpgsql AS $fn$
-DECLARE
-  created_moved boolean;
-  paid_moved boolean;
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    created_moved := true;
-    paid_moved := NEW.status = 2;
-  ELSIF TG_OP = 'DELETE' THEN
-    created_moved := true;
-    paid_moved := OLD.status = 2;
-  ELSE
-    created_moved := (OLD.pid, OLD.account_id, OLD.pay_type, OLD.created_at) IS DISTINCT FROM (NEW.pid, NEW.account_id, NEW.pay_type, NEW.created_at);
-    paid_moved := (OLD.status = 2 OR NEW.status = 2) AND (OLD.status, OLD.pid, OLD.account_id, OLD.pay_type, OLD.paid_at, OLD.trade_amount)
-      IS DISTINCT FROM (NEW.status, NEW.pid, NEW.account_id, NEW.pay_type, NEW.paid_at, NEW.trade_amount);
-  END IF;
-  IF TG_OP <> 'INSERT' THEN
-    IF created_moved THEN
-      ${pending("OLD", "created_at", [["created", "-1"]])}
-    END IF;
-    IF paid_moved AND OLD.status = 2 AND OLD.paid_at IS NOT NULL THEN
-      ${pending("OLD", "paid_at", [["paid_count", "-1"], ["paid_amount", "-COALESCE(OLD.trade_amount, 0)"]])}
-    END IF;
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    IF created_moved THEN
-      ${pending("NEW", "created_at", [["created", "1"]])}
-    END IF;
-    IF paid_moved AND NEW.status = 2 AND NEW.paid_at IS NOT NULL THEN
-      ${pending("NEW", "paid_at", [["paid_count", "1"], ["paid_amount", "COALESCE(NEW.trade_amount, 0)"]])}
-    END IF;
-  END IF;
-  RETURN NULL;
-END
-$fn$;
-
+${orderRollupApply("CREATE OR REPLACE FUNCTION", {
+  oldCreated: pending("OLD", "created_at", [["created", "-1"]]),
+  oldPaid: pending("OLD", "paid_at", [["paid_count", "-1"], ["paid_amount", "-COALESCE(OLD.trade_amount, 0)"]]),
+  newCreated: pending("NEW", "created_at", [["created", "1"]]),
+  newPaid: pending("NEW", "paid_at", [["paid_count", "1"], ["paid_amount", "COALESCE(NEW.trade_amount, 0)"]]),
+})}
 ${createOrdersFunction("CREATE OR REPLACE FUNCTION", BATCH_FOLD)}
 
 -- Folds every pending row committed so far; returns how many, or -1 when another fold is running.
