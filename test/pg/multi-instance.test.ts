@@ -273,6 +273,16 @@ withPostgres(() => {
     for (const t of twice) expect(inFlight.has(t)).toBe(true);
     for (const t of received.keys()) expect(paid.includes(t)).toBe(true);
 
+    // The income rollup (migration 039): the instances left fold it (each /healthz shows the loop),
+    // and once folded it holds every order and payment once, the killed instance's included.
+    for (const i of live()) expect((await (await fetch(`${i.base}/healthz`)).json()).workers.rollup).toBe("alive");
+    const folded = Date.now() + 10_000;
+    while (Date.now() < folded && Number((await db!`SELECT count(*)::int AS n FROM order_rollup_pending`)[0].n) > 0) await Bun.sleep(100);
+    expect(await db!`
+      SELECT o.pid FROM (SELECT pid, count(*) AS c, count(*) FILTER (WHERE status = 2) AS p, COALESCE(sum(trade_amount) FILTER (WHERE status = 2), 0) AS a FROM orders GROUP BY pid) o
+      FULL JOIN (SELECT pid, sum(created) AS c, sum(paid_count) AS p, sum(paid_amount) AS a FROM order_rollup_day GROUP BY pid) r USING (pid)
+      WHERE (o.c, o.p, o.a) IS DISTINCT FROM (r.c, r.p, r.a)`).toEqual([]);
+
     // The instances left logged no error (a deadlock, a lock timeout, a failed sweep or claim).
     for (const i of live()) {
       const errorsLogged = i.log.split("\n").filter((l) => l.includes('"level":"error"'));
