@@ -16,8 +16,9 @@ export const POSTGRES_ONLY_TABLES = new Set(["order_rollup_pending"]);
  * Tables the destination derives from the copied rows itself: the income rollups (migration 025) are
  * kept by triggers on orders, so the destination's own inserts rebuild it (from exactly the orders
  * copied, test data left out included); copying its rows as well would count every order twice.
- * PostgreSQL's pending rows of the rollup (039) are part of it. The directory version (migration 034) is moved by the destination's own triggers as the accounts
- * and keyed clients are inserted; its one row is the destination's migration's.
+ * PostgreSQL's pending rows of the rollup (039) are part of it. The directory version (migration
+ * 034) is moved by the destination's own triggers as the accounts and keyed clients are inserted;
+ * its one row is the destination's migration's.
  */
 export const DERIVED_TABLES = new Set(["order_rollup_day", "order_rollup_hour", "directory_version", ...POSTGRES_ONLY_TABLES]);
 
