@@ -19,7 +19,7 @@ import { backupToSqlite } from "./backup.ts";
 import { probeWrite } from "./maintenance.ts";
 import { startRollupFold } from "./rollup-fold.ts";
 import * as merchants from "./merchants.ts";
-import { openPool, type PoolAccess } from "./open.ts";
+import { openBeatPool, openPool, type PoolAccess } from "./open.ts";
 import * as orders from "./orders.ts";
 import { CallShare, createCallBudget } from "./call-share.ts";
 import { CreateBatches } from "./create-batch.ts";
@@ -54,6 +54,8 @@ export class PostgresStore implements Store {
   readonly dev: Store["dev"];
   readonly devices: Store["devices"];
 
+  private readonly beats: SQL;
+
   private constructor(private readonly sql: SQL, private readonly url: string, ready: Promise<{ version: number; timezone: string | undefined }>) {
     const db = () => this.db();
     this.admin = new PostgresAdminStore(db);
@@ -65,6 +67,7 @@ export class PostgresStore implements Store {
     this.dev = postgresDev(db);
     this.devices = postgresDevices(db);
     this.creates = new CreateBatches(db, new CallShare(db, createCallBudget(url)));
+    this.beats = openBeatPool(url);
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure
   }
@@ -145,7 +148,11 @@ export class PostgresStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(await this.db(), b);
 
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => clients.recordClientSeen(await this.db(), c, ids, history, o);
+  /** On the beats' pool, whose commits do not wait for their flush (open.ts openBeatPool). */
+  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => {
+    await this.ready;
+    return clients.recordClientSeen(this.beats, c, ids, history, o);
+  };
   listClients: Store["listClients"] = async () => clients.listClients(await this.db());
 
   addKeyedClient: Store["addKeyedClient"] = async (c) => keyed.addKeyedClient(await this.db(), c);
@@ -179,6 +186,6 @@ export class PostgresStore implements Store {
   }
 
   async end(): Promise<void> {
-    await this.sql.close({ timeout: 5 });
+    await Promise.all([this.sql.close({ timeout: 5 }), this.beats.close({ timeout: 5 })]);
   }
 }

@@ -16,6 +16,21 @@ export class PostgresOpenError extends Error {}
 
 const DEFAULT_POOL = 10;
 
+/** The beats' connections' name: the instance's, marked (PostgreSQL keeps 63 bytes). */
+export const BEATS_APPLICATION_NAME = `${APPLICATION_NAME.slice(0, 57)} beats`;
+
+/**
+ * The pool a report's heartbeat (clients.ts recordClientSeen) is written on: sessions of its own,
+ * whose commits do not wait for their WAL flush (synchronous_commit off, sent when each connection
+ * opens, so nothing else ever runs with it). The beat held its phone's client row, and the rows of
+ * the accounts it watches, until its flush: one phone's reports were written one flush after
+ * another (docs/decisions/stores.md). A beat lost to a crash is a last-seen time a moment older;
+ * no payment, order or notification is ever written here. Two connections: a beat is one call.
+ */
+export function openBeatPool(url: string) {
+  return new SQL(url, { max: 2, idleTimeout: 60, connectionTimeout: 10, connection: { application_name: BEATS_APPLICATION_NAME, synchronous_commit: "off" } });
+}
+
 export function openPool(url: string, access: PoolAccess, max = DEFAULT_POOL) {
   // Named, so that the instances on one database can count each other (call-share.ts) and an
   // operator can tell them apart in pg_stat_activity.
