@@ -4,11 +4,15 @@
 // (each a round trip from the gateway, except those sent together) and the busiest statements' calls
 // and mean time inside PostgreSQL (a lock wait counts in the mean). A mean that grows with the rate
 // is waiting, not work. Env: BENCH_ROUNDS (2), BENCH_DURATION (s of reports, 8),
-// BENCH_NOTIFY_ORDERS_PG (500 x duration), BENCH_NOTIFY_CONCURRENCY (16), BENCH_TOP (8).
+// BENCH_NOTIFY_ORDERS_PG (500 x duration), BENCH_NOTIFY_CONCURRENCY (16), BENCH_TOP (8),
+// BENCH_CREATE_FIRST (s of native creates before the reports, with ANALYZE after them, as
+// `npm run bench:pg` runs its notifications on the database of its create run; 0: a fresh database).
 import { resolve } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
 import { DURATION } from "./lib.ts";
+import { SQL } from "bun";
 import { startArm } from "./pg-arms.ts";
+import { createLoad } from "./pg-load.ts";
 import { costReader, COST_SETTINGS } from "./pg-cost.ts";
 import { notifyLoad, startReceiver } from "./notify.ts";
 
@@ -21,6 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS_PG ?? DURATION * 500);
 const CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
 const TOP = Number(process.env.BENCH_TOP ?? 8);
+const CREATE_FIRST = Number(process.env.BENCH_CREATE_FIRST ?? 0);
 
 const cluster = await startCluster({ durable: true, settings: COST_SETTINGS });
 const cost = await costReader(cluster.url("postgres"));
@@ -30,6 +35,13 @@ try {
       const arm = await startArm("pg-1", cluster, { root });
       const receiver = startReceiver();
       try {
+        if (CREATE_FIRST > 0) {
+          const c = await createLoad(arm, "create first", CREATE_FIRST, receiver.url, `F${round}`);
+          const db = new SQL(cluster.url(arm.database!), { max: 1 });
+          await db`ANALYZE`;
+          await db.close();
+          console.log(`${root} round ${round}: ${c.ok} created first (${Math.round(c.rps)}/s)`);
+        }
         const r = await notifyLoad(arm, receiver, { orders: ORDERS, concurrency: CONCURRENCY, seconds: DURATION, beforeReports: () => cost.reset() });
         const all = await cost.statements(arm.database!, 1_000);
         const calls = all.reduce((a, s) => a + s.calls, 0);
