@@ -28,7 +28,7 @@ withPostgres(() => {
       const orders = await Promise.all(Array.from({ length: ROWS }, (_, i) => create(store, { amount: 100_000 + i * 100 })));
       await Promise.all(orders.map((o) => store.payOrder(payUnit(o.tradeNo, T0 + 10))));
       await sql`ANALYZE notifications`;
-      const ids = (await sql`SELECT id FROM notifications ORDER BY id DESC LIMIT 8`).map((r: { id: unknown }) => Number(r.id));
+      const ids: number[] = (await sql`SELECT id FROM notifications ORDER BY id DESC LIMIT 8`).map((r: { id: unknown }) => Number(r.id));
       expect(ids.length).toBe(8);
       const at = (T0 + 20) * 1000;
       const before = await seqScans(sql);

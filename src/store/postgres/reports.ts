@@ -19,9 +19,14 @@ import { lock, Lock, unit } from "./tx.ts";
  */
 export async function claimKey(tx: SQL, key: string | null): Promise<{ duplicate: boolean; version?: number | null }> {
   if (key === null) return { duplicate: false };
-  await lock(tx, Lock.reportKey, key);
-  const [row] = await tx`SELECT EXISTS (SELECT 1 FROM reports WHERE dedupe_key = ${key} AND outcome IN ('matched', 'unmatched')) AS dup,
-                                (SELECT v FROM directory_version) AS v`;
+  // Sent together, one round trip: the server runs them in order, and the check, a statement of its
+  // own, takes its snapshot when it starts, after the lock is granted (in one statement the snapshot
+  // would come first, and a copy waiting on the lock would not see the report it waited for).
+  const [, [row]] = await Promise.all([
+    lock(tx, Lock.reportKey, key),
+    tx`SELECT EXISTS (SELECT 1 FROM reports WHERE dedupe_key = ${key} AND outcome IN ('matched', 'unmatched')) AS dup,
+              (SELECT v FROM directory_version) AS v`,
+  ]);
   return { duplicate: row.dup === true, version: row.v === null ? null : Number(row.v) };
 }
 
