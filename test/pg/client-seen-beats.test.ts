@@ -42,6 +42,7 @@ withPostgres(() => {
       // Committed, and seen from another session.
       const [client] = await sql`SELECT last_seen_at, online_beats FROM clients WHERE name = 'phone-1'`;
       expect(Number(client.last_seen_at)).toBe(T0 + 5);
+      expect(Number(client.online_beats)).toBe(1);
       expect(Number((await sql`SELECT last_seen_at FROM channel_accounts WHERE id = ${acc.id}`)[0].last_seen_at)).toBe(T0 + 5);
       // Each connection's last statement, by the name of the pool it belongs to.
       const sessions = (await sql`
