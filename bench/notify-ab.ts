@@ -5,7 +5,9 @@
 // matters here is new to old, measured side by side. Each measurement records the CPU stolen.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s of reports, 8), BENCH_ARMS (sqlite-1,pg-1,pg-2),
 // BENCH_NOTIFY_ORDERS (pending orders per measurement, 3 000 x duration: a round at 2 000 a second
-// does not run out before its end; BENCH_NOTIFY_ORDERS_PG on PostgreSQL, 500 x duration),
+// does not run out before its end; BENCH_NOTIFY_ORDERS_PG on PostgreSQL, 1 000 x duration),
+// BENCH_WARMUP (s of reports on orders of their own before each measurement, not measured; 2, as
+// every scenario of `npm run bench`; 0 measures a server's first reports),
 // BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_PROFILE=DIR (servers run under `bun --cpu-prof-md`, one profile per process in DIR/<checkout>-<arm>-<round>).
 // The checkouts need node_modules (a symlink will do); the database is seeded by this checkout.
@@ -13,9 +15,9 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
-import { cpuMs, DURATION, percentile } from "./lib.ts";
+import { cpuMs, DURATION, percentile, WARMUP } from "./lib.ts";
 import { type ArmName, startArm } from "./pg-arms.ts";
-import { type NotifyResult, notifyLoad, startReceiver } from "./notify.ts";
+import { type NotifyResult, startReceiver, warmedNotifyLoad } from "./notify.ts";
 
 const roots = process.argv.slice(2).map((p) => resolve(p));
 if (roots.length === 0) {
@@ -26,7 +28,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ARMS = (process.env.BENCH_ARMS ?? "sqlite-1,pg-1,pg-2").split(",") as ArmName[];
 const ORDERS = Number(process.env.BENCH_NOTIFY_ORDERS ?? DURATION * 3000);
 // PostgreSQL creates the pending orders far slower (its create path is measured by bench:pg): fewer.
-const ORDERS_PG = Number(process.env.BENCH_NOTIFY_ORDERS_PG ?? DURATION * 500);
+const ORDERS_PG = Number(process.env.BENCH_NOTIFY_ORDERS_PG ?? DURATION * 1000);
 const CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
 const PROFILE = process.env.BENCH_PROFILE;
 const log = (...a: unknown[]) => console.error("[bench:notify-ab]", ...a);
@@ -51,7 +53,7 @@ try {
         const a = await startArm(arm, cluster, { root: roots[c], ...(cwd ? { cwd, bunFlags: [process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md"] } : {}) });
         try {
           let before = 0;
-          const r = await notifyLoad(a, receiver, { orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, beforeReports: async () => void (before = cpuMs(a.pids)) });
+          const r = await warmedNotifyLoad(a, receiver, { orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, warmup: WARMUP, beforeReports: async () => void (before = cpuMs(a.pids)) });
           const cpu = (cpuMs(a.pids) - before) / r.delivered;
           runs.push({ checkout: c, arm, round, r, cpu });
           log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification, load generator ${r.clientCpu.toFixed(3)} ms`);

@@ -8,7 +8,8 @@
 // it: the machine is shared and its speed drifts. Each create run also reads what a create costs
 // (bench/pg-cost.ts): the servers' CPU, PostgreSQL's CPU, this process's (the load generator), WAL
 // bytes, and the create statement's pg_stat_statements line (calls, mean time, rows).
-// Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2), BENCH_CONNECTIONS
+// Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2, before the creates
+// and before the reports), BENCH_CONNECTIONS
 // (64 in all, shared out over the instances), BENCH_NOTIFY_ORDERS, BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_ARMS (comma list of sqlite-1,pg-1,pg-2), BENCH_XPAY_ROOT (the checkout whose server runs),
 // BENCH_PG_SYNCHRONOUS_COMMIT=off (PostgreSQL's commits as SQLite's WAL with synchronous = NORMAL).
@@ -20,7 +21,7 @@ import { startCluster } from "../test/pg/cluster.ts";
 import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP } from "./lib.ts";
 import { type Arm, type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
 import { costReader, COST_SETTINGS, processCpuMs, serverCpuMs } from "./pg-cost.ts";
-import { notifyLoad, startReceiver } from "./notify.ts";
+import { startReceiver, warmedNotifyLoad } from "./notify.ts";
 import { createLoad } from "./pg-load.ts";
 import { type ArmRun, type CreateCost, render } from "./pg-report.ts";
 
@@ -84,10 +85,10 @@ try {
         const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`));
         log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}`);
         let notifyBaseline = createBaseline;
-        const notify = await notifyLoad(arm, receiver, {
+        const notify = await warmedNotifyLoad(arm, receiver, {
           // as many pending orders as the senders can report in the time (PostgreSQL creates them
           // far slower than SQLite: making SQLite's count would take most of the run)
-          orders: Math.min(NOTIFY_ORDERS, Math.max(500, Math.ceil(create.rps * DURATION))), concurrency: NOTIFY_CONCURRENCY, seconds: DURATION,
+          orders: Math.min(NOTIFY_ORDERS, Math.max(500, Math.ceil(create.rps * DURATION))), concurrency: NOTIFY_CONCURRENCY, seconds: DURATION, warmup: WARMUP,
           beforeReports: async () => {
             notifyBaseline = await load(baselineSpec);
           },
