@@ -72,7 +72,12 @@ withPostgres(() => {
       migrate(sqlite, MIGRATIONS.slice(0, PG_MIGRATIONS.length));
       const lite = sqlite.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
       sqlite.close();
-      expect(pg.map((i) => i.name).sort()).toEqual(lite.map((i) => i.name).sort());
+      // The one index only PostgreSQL keeps: the payer address's. SQLite tests the address inside
+      // its totals index instead (its 040); PostgreSQL's plain index scan would read every order's row
+      // before that test (its 040).
+      const postgresOnly = ["orders_by_clientip"];
+      expect(pg.map((i) => i.name).filter((n) => !postgresOnly.includes(n)).sort()).toEqual(lite.map((i) => i.name).sort());
+      expect(postgresOnly.filter((n) => !pg.some((i) => i.name === n))).toEqual([]);
       const partial = (defs: { name: string; def?: string; sql?: string }[]) => defs.filter((i) => /\bWHERE\b/i.test(i.def ?? i.sql ?? "")).map((i) => i.name).sort();
       expect(partial(pg)).toEqual(partial(lite));
     });

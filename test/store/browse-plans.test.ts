@@ -5,7 +5,7 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { migrate } from "../../src/store/migrate.ts";
-import { orderWhere } from "../../src/store/sqlite/browse.ts";
+import { orderWhere, ordersFrom, totalsFrom } from "../../src/store/sqlite/browse.ts";
 
 const plan = (db: Database, sql: string, bind: Record<string, unknown>) =>
   (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(bind as never) as { detail: string }[]).map((r) => r.detail).join("; ");
@@ -40,4 +40,28 @@ test("a search under a status and a merchant reads the orders it names and sorts
     expect(p).not.toContain("orders_by_status_created");
     expect(p).not.toContain("orders_by_pid_created");
   }
+});
+
+test("a payer address walks the totals index newest first and tests the address there; a paid-time range beside it comes first", () => {
+  const db = new Database(":memory:");
+  migrate(db);
+  const plans = (q: Omit<Parameters<typeof orderWhere>[0], "now">) => {
+    const bind: Parameters<typeof orderWhere>[1] = {};
+    const where = orderWhere({ now: 0, ...q } as Parameters<typeof orderWhere>[0], bind);
+    return {
+      list: plan(db, `SELECT * FROM ${ordersFrom(q as Parameters<typeof ordersFrom>[0])} WHERE ${where.join(" AND ")} ${LIST}`, { ...bind, limit: 50 }),
+      totals: plan(db, `SELECT count(*), sum(trade_amount) FROM ${totalsFrom(q as Parameters<typeof totalsFrom>[0])} WHERE ${where.join(" AND ")}`, bind),
+    };
+  };
+  // No index is keyed by the address (040): each create would write a random page of it.
+  const keyed = db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders' AND sql LIKE '%(clientip%'").all();
+  expect(keyed).toEqual([]);
+  for (const q of [{ clientIp: "203.0.113.7" }, { clientIp: "203.0.113.7", pid: 1003, status: 2 }]) {
+    expect(plans(q)).toEqual({
+      list: "SCAN orders USING INDEX orders_created_stats; USE TEMP B-TREE FOR LAST TERM OF ORDER BY",
+      totals: "SCAN orders USING COVERING INDEX orders_created_stats",
+    });
+  }
+  expect(plans({ clientIp: "203.0.113.7", from: 5, to: 9 }).totals).toBe("SEARCH orders USING COVERING INDEX orders_created_stats (created_at>? AND created_at<?)");
+  expect(plans({ clientIp: "203.0.113.7", paidFrom: 5, paidTo: 9 }).list).toStartWith("SEARCH orders USING INDEX orders_paid_at (paid_at>? AND paid_at<?)");
 });

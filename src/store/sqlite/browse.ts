@@ -71,7 +71,7 @@ export function orderWhere(q: Omit<OrderQuery, "after" | "limit">, bind: Bind): 
   }
   if (search) where.push(search);
   if (q.clientIp !== undefined) {
-    where.push("clientip = $clientip"); // orders_by_clientip (migration 023)
+    where.push("clientip = $clientip"); // tested in orders_created_stats, its last column (migration 040)
     bind.clientip = q.clientIp;
   }
   // A range of amounts matches many orders: walk created_at and skip the others.
@@ -93,12 +93,15 @@ export function orderWhere(q: Omit<OrderQuery, "after" | "limit">, bind: Bind): 
 
 /**
  * A paid-time range reads the paid orders' index (orders_paid_at, migration 025) and sorts what it
- * finds; walking created_at would read every paid order created since the range. A search or a
- * payer address is narrower still and keeps its own index.
+ * finds; walking created_at would read every paid order created since the range. A search is
+ * narrower still and keeps its own index. A payer address has none since migration 040: the list
+ * walks orders_created_stats newest first and tests the address there, reading only the rows that
+ * match (a paid-time range beside it is narrower, and comes first).
  */
-function ordersFrom(q: Omit<OrderQuery, "after" | "limit">): string {
-  const paidRange = q.paidFrom !== undefined || q.paidTo !== undefined;
-  return paidRange && !q.search && q.clientIp === undefined ? "orders INDEXED BY orders_paid_at" : "orders";
+export function ordersFrom(q: Omit<OrderQuery, "after" | "limit">): string {
+  if (q.search) return "orders";
+  if (q.paidFrom !== undefined || q.paidTo !== undefined) return "orders INDEXED BY orders_paid_at";
+  return q.clientIp !== undefined ? "orders INDEXED BY orders_created_stats" : "orders";
 }
 
 export function searchOrders(db: Database, q: OrderQuery): Order[] {
@@ -113,9 +116,9 @@ export function searchOrders(db: Database, q: OrderQuery): Order[] {
   return (db.query(sql).all(bind) as Row[]).map(toOrder);
 }
 
-/** Sums read orders_created_stats, which holds every column a filter or a sum needs (migration 023). */
-function totalsFrom(q: Omit<OrderQuery, "after" | "limit">): string {
-  return q.search || q.clientIp !== undefined || q.paidFrom !== undefined || q.paidTo !== undefined ? ordersFrom(q) : "orders INDEXED BY orders_created_stats";
+/** Sums read orders_created_stats, which holds every column a filter or a sum needs (migrations 023, 040). */
+export function totalsFrom(q: Omit<OrderQuery, "after" | "limit">): string {
+  return q.search || q.paidFrom !== undefined || q.paidTo !== undefined ? ordersFrom(q) : "orders INDEXED BY orders_created_stats";
 }
 
 export function orderTotals(db: Database, q: Omit<OrderQuery, "after" | "limit">): OrderTotals {

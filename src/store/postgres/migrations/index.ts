@@ -32,6 +32,7 @@ import freeAmountWidening from "./036_free_amount_widening.ts";
 import pendingByMerchant from "./037_pending_by_merchant.ts";
 import clientSeen from "./038_client_seen.ts";
 import rollupPending from "./039_rollup_pending.ts";
+import payerAddressInTotals from "./040_payer_address_in_totals.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -74,4 +75,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 37, name: "pending_by_merchant", sql: pendingByMerchant },
   { version: 38, name: "client_seen", sql: clientSeen },
   { version: 39, name: "rollup_pending", sql: rollupPending },
+  { version: 40, name: "payer_address_in_totals", sql: payerAddressInTotals },
 ];
