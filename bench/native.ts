@@ -10,7 +10,7 @@ function form(params: Record<string, string>): string {
 
 const byte = () => Math.floor(Math.random() * 256);
 /** A payer's IPv4 address: as in real traffic, nearly every create carries another. */
-const payerAddress = () => `${1 + Math.floor(Math.random() * 223)}.${byte()}.${byte()}.${1 + Math.floor(Math.random() * 254)}`;
+export const payerAddress = () => `${1 + Math.floor(Math.random() * 223)}.${byte()}.${byte()}.${1 + Math.floor(Math.random() * 254)}`;
 
 /**
  * Create bodies with distinct out_trade_nos, amounts from 1.00 to 999.99 yuan and payers' addresses

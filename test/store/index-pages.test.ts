@@ -10,11 +10,9 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { payerAddress } from "../../bench/native.ts";
 import { SqliteStore } from "../../src/store/sqlite/index.ts";
 import { account, createUnit, merchant, newOrder, T0 } from "../store-contract/harness.ts";
-
-const byte = () => Math.floor(Math.random() * 256);
-const payer = () => `${1 + Math.floor(Math.random() * 223)}.${byte()}.${byte()}.${byte()}`;
 
 test("creates of one second write about one page per commit of the list and totals indexes, and one page per create of trade_no's", async () => {
   const dir = mkdtempSync(join(tmpdir(), "xpay-index-pages-"));
@@ -24,7 +22,7 @@ test("creates of one second write about one page per commit of the list and tota
     await merchant(store);
     for (let i = 0; i < 16; i++) await account(store);
     let n = 0;
-    const batch = () => Promise.all(Array.from({ length: 64 }, () => store.createOrder(createUnit(newOrder({ amount: 100 + Math.floor(Math.random() * 99_900), clientip: payer() }), {
+    const batch = () => Promise.all(Array.from({ length: 64 }, () => store.createOrder(createUnit(newOrder({ amount: 100 + Math.floor(Math.random() * 99_900), clientip: payerAddress() }), {
       now: T0, newTradeNo: () => `20270115${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`,
     })).then(() => n++)));
     for (let i = 0; i < 200; i++) await batch(); // 12,800 orders: the trade_no key spans more pages than a commit has creates
