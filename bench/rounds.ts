@@ -17,7 +17,7 @@ for (const root of roots) {
   const rig = await startRig("xpay-rounds-", root);
   try {
     for (let r = 0; r < ROUNDS; r++) {
-      const bodies = pool(createBodies(130_000, `R${r}-${Date.now()}-`, rig.receiver.url).bodies);
+      const bodies = pool(createBodies(200_000, `R${r}-${Date.now()}-`, rig.receiver.url).bodies);
       const spec = { name: "create", url: rig.gateway, path: "/xpay/order/create", body: () => bodies.next(), ok: createOk };
       await load({ ...spec, duration: 2 });
       const base = await load({ name: "baseline", url: rig.baseline, path: "/", body: () => "a=1" });
