@@ -27,9 +27,14 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
   }
-  function autocannon(o: Options): Promise<Result>;
+  /** What autocannon(o) returns: the run's result, and its events while it runs. */
+  interface Instance extends Promise<Result> {
+    /** Every answer: its status, its size and its time in milliseconds (with the fraction). */
+    on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): Instance;
+  }
+  function autocannon(o: Options): Instance;
   namespace autocannon {
-    export type { Options, Request, Result };
+    export type { Instance, Options, Request, Result };
   }
   export default autocannon;
 }

@@ -6,7 +6,7 @@
 //   stamps each notification's arrival and counts repeats).
 import autocannon from "autocannon";
 import type { Arm } from "./pg-arms.ts";
-import { CONNECTIONS, cpuTimes, type LoadResult, pool, stealPct } from "./lib.ts";
+import { answerPercentiles, answerTimes, CONNECTIONS, cpuTimes, type LoadResult, pool, stealPct } from "./lib.ts";
 import { createBodies, createOk } from "./native.ts";
 
 /** Native create on every instance of the arm at once. */
@@ -22,7 +22,7 @@ export async function createLoad(arm: Arm, name: string, seconds: number, notify
       // distinct out_trade_nos per instance; enough for 12 000 creates/s each
       const bodies = createBodies(seconds * 12_000, `${tag}-${i}-${Date.now()}-`, notifyUrl);
       const p = pool(bodies.bodies);
-      return autocannon({
+      const run = autocannon({
         url, connections: per, duration: seconds,
         requests: [{
           method: "POST", path: "/xpay/order/create", headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -32,19 +32,21 @@ export async function createLoad(arm: Arm, name: string, seconds: number, notify
             else failed++;
           },
         }],
-      }).then((r) => {
+      });
+      const times = answerTimes(run);
+      return run.then((r) => {
         if (p.wrapped) console.error(`[bench:pg] ${name}: create pool of instance ${i + 1} ran out; later answers were idempotent repeats`);
         made.push(...bodies.outTradeNos.slice(0, 200));
-        return r;
+        return { r, ...answerPercentiles(times) };
       });
     }),
   );
   const steal = stealPct(before, cpuTimes());
-  const sum = (f: (r: autocannon.Result) => number) => runs.reduce((a, r) => a + f(r), 0);
+  const sum = (f: (r: autocannon.Result) => number) => runs.reduce((a, x) => a + f(x.r), 0);
   return {
     name, steal, rps: sum((r) => r.requests.average),
     // of two instances, the slower one's percentiles (the client waits for both)
-    p50: Math.max(...runs.map((r) => r.latency.p50)), p99: Math.max(...runs.map((r) => r.latency.p99)),
+    p50: Math.max(...runs.map((x) => x.p50)), p99: Math.max(...runs.map((x) => x.p99)),
     requests: sum((r) => r.requests.total), ok, failed, errors: sum((r) => r.errors + r.timeouts), outTradeNos: made,
   };
 }

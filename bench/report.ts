@@ -44,7 +44,7 @@ export function render(s: BenchSummary): string {
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...s.pairs.map(({ baseline: b, result: r }) => `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(b.rps)} | ${fmt(100 * (r.rps / b.rps), 1)}% | ${r.ok} | ${r.failed} | ${r.errors} | ${fmt(r.steal, 1)}% / ${fmt(b.steal, 1)}% |`),
     "",
-    `native create over ${s.creates.length} rounds: median ${fmt(median(s.creates.map((p) => p.result.rps)))} req/s, median ratio ${fmt(100 * createRatio, 1)}% (${s.creates.map((p) => fmt(100 * ratio(p), 1) + "%").join(", ")}), median p99 ${fmt(createP99, 1)} ms (${s.creates.map((p) => fmt(p.result.p99)).join(", ")})`,
+    `native create over ${s.creates.length} rounds: median ${fmt(median(s.creates.map((p) => p.result.rps)))} req/s, median ratio ${fmt(100 * createRatio, 1)}% (${s.creates.map((p) => fmt(100 * ratio(p), 1) + "%").join(", ")}), median p99 ${fmt(createP99, 1)} ms (${s.creates.map((p) => fmt(p.result.p99, 1)).join(", ")})`,
     "",
     `| report -> paid -> notification | ${fmt(n.perSecond)} notifications/s | p50 ${fmt(n.p50, 1)} ms | p99 ${fmt(n.p99, 1)} ms | max ${fmt(n.max, 1)} ms | ${n.delivered}/${n.matched} delivered | ${n.failed} reports not matched | report answer p99 ${fmt(n.reportP99, 1)} ms | load generator CPU ${fmt(n.clientCpu, 3)} ms a notification | CPU stolen ${fmt(s.notifySteal, 1)}% | baseline ${fmt(s.notifyBaseline.rps)} req/s just before (stolen ${fmt(s.notifyBaseline.steal, 1)}%) |`,
     "",
