@@ -90,30 +90,53 @@ test("/healthz degrades after repeated expiry-sweep failures, with the reason, a
   const h = harness();
   open.push(h);
   const sweep = h.gw.store.expireOrders;
+  // Each failing sweep waits here until the test lets it fail: the worker's timer must not fail it
+  // again between two reads of /healthz (under load it did, and the count read was one too many).
   let failing = true;
+  const gate: { held: PromiseWithResolvers<void> | null } = { held: null };
   h.gw.store.expireOrders = async (now) => {
-    if (failing) throw new Error("database disk image is malformed");
-    return sweep(now);
+    if (!failing) return sweep(now);
+    const held = (gate.held = Promise.withResolvers<void>());
+    await held.promise;
+    throw new Error("database disk image is malformed");
   };
   const worker = startWorker(h.gw, { pollMs: 10, sweepMs: 0 });
   const health = async () => {
     const res = await h.app.handle(new Request("http://localhost/healthz"));
     return { status: res.status, body: (await res.json()) as any };
   };
+  // The failures so far, as an answer shows them (its `failing`, healthy or not).
+  const failures = (body: any) => Number(/^failed (\d+) time\(s\) in a row/.exec(body.failing?.["expiry sweep"] ?? "")?.[1] ?? 0);
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 500 && !ok(); i++) await Bun.sleep(5);
+    expect(ok()).toBe(true);
+  };
   try {
     let r = await health();
-    for (let i = 0; i < 200 && r.status === 200; i++) (await Bun.sleep(10), (r = await health()));
-    expect(r.status).toBe(503);
+    for (let n = 1; n <= FAILURES_BEFORE_DEGRADED; n++) {
+      await until(() => gate.held !== null);
+      const sweepNow = gate.held!;
+      gate.held = null;
+      sweepNow.resolve(); // this sweep fails now; the next one waits
+      await until(() => gate.held !== null); // the next pass waits: the failure before it is recorded
+      r = await health();
+      expect(failures(r.body)).toBe(n);
+      // Healthy below the threshold, degraded at it and not before.
+      expect(r.status).toBe(n < FAILURES_BEFORE_DEGRADED ? 200 : 503);
+    }
     expect(r.body.status).toBe("degraded");
     expect(r.body.reason).toContain(`expiry sweep: failed ${FAILURES_BEFORE_DEGRADED} time(s) in a row`);
     expect(r.body.reason).toContain("database disk image is malformed");
     expect(r.body.workers.notifier).toBe("alive"); // the loop runs; it is its work that fails
 
     failing = false;
+    gate.held?.resolve(); // the sweep waiting now fails once more; the next one succeeds
     for (let i = 0; i < 200 && r.status !== 200; i++) (await Bun.sleep(10), (r = await health()));
     expect(r.status).toBe(200);
     expect(r.body.failing).toBeUndefined();
   } finally {
+    failing = false;
+    gate.held?.resolve();
     await worker.stop();
   }
 });
