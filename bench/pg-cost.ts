@@ -45,6 +45,38 @@ export function serverCpuMs(dataDir: string): number {
 /** CPU milliseconds of one process (an `xpay serve`), user + system. */
 export const processCpuMs = (pid: number): number => procTimes(pid)?.self ?? 0;
 
+/**
+ * CPU milliseconds each of a Bun process's JIT compiler threads (JavaScriptCore's `JITWorker`) has
+ * used so far, by thread id. The threads come and go, so compare two readings with jitSince.
+ */
+export function jitThreadsMs(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const t of tasks) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "JITWorker") continue;
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(t, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return threads;
+}
+
+/** JIT CPU ms between two readings: a thread that started since counts from 0; one that ended since is not seen (a slight undercount). */
+export function jitSince(before: Map<string, number>, after: Map<string, number>): number {
+  let ms = 0;
+  for (const [t, v] of after) ms += v - (before.get(t) ?? 0);
+  return ms;
+}
+
 export interface WalReading {
   lsn: string;
   records: number;

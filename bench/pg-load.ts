@@ -19,8 +19,9 @@ export async function createLoad(arm: Arm, name: string, seconds: number, notify
   const made: string[] = [];
   const runs = await Promise.all(
     arm.gateways.map((url, i) => {
-      // distinct out_trade_nos per instance; enough for 12 000 creates/s each
-      const bodies = createBodies(seconds * 12_000, `${tag}-${i}-${Date.now()}-`, notifyUrl);
+      // distinct out_trade_nos per instance; enough for 20 000 creates/s each (SQLite's arm made
+      // 12 000-16 000, and a warm-up's second ran out of 12 000)
+      const bodies = createBodies(seconds * 20_000, `${tag}-${i}-${Date.now()}-`, notifyUrl);
       const p = pool(bodies.bodies);
       const run = autocannon({
         url, connections: per, duration: seconds,

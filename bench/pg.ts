@@ -8,8 +8,11 @@
 // it: the machine is shared and its speed drifts. Each create run also reads what a create costs
 // (bench/pg-cost.ts): the servers' CPU, PostgreSQL's CPU, this process's (the load generator), WAL
 // bytes, and the create statement's pg_stat_statements line (calls, mean time, rows).
-// Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2, before the creates
-// and before the reports), BENCH_CONNECTIONS
+// Every create run is measured once the servers' JIT compilers have settled (warmUntilCompiled):
+// each instance compiles the request path on its own, as often as it runs it, so a fixed warm-up
+// shared by two instances left both still compiling in the measured run.
+// Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2, the least warm-up
+// before the creates, and the warm-up before the reports), BENCH_CONNECTIONS
 // (64 in all, shared out over the instances), BENCH_NOTIFY_ORDERS, BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_ARMS (comma list of sqlite-1,pg-1,pg-2), BENCH_XPAY_ROOT (the checkout whose server runs),
 // BENCH_PG_SYNCHRONOUS_COMMIT=off (PostgreSQL's commits as SQLite's WAL with synchronous = NORMAL).
@@ -20,7 +23,7 @@ import { SQL } from "bun";
 import { startCluster } from "../test/pg/cluster.ts";
 import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP } from "./lib.ts";
 import { type Arm, type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
-import { costReader, COST_SETTINGS, processCpuMs, serverCpuMs } from "./pg-cost.ts";
+import { costReader, COST_SETTINGS, jitSince, jitThreadsMs, processCpuMs, serverCpuMs } from "./pg-cost.ts";
 import { startReceiver, warmedNotifyLoad } from "./notify.ts";
 import { createLoad } from "./pg-load.ts";
 import { type ArmRun, type CreateCost, render } from "./pg-report.ts";
@@ -61,6 +64,30 @@ async function costed<T extends { ok: number }>(arm: Arm, database: string | nul
     },
   };
 }
+/** The most a create warm-up runs, s, and the JIT CPU per instance a second that counts as settled, ms. */
+const WARMUP_CAP = 20;
+const JIT_SETTLED_MS = 10;
+
+/**
+ * Creates on the arm, at least WARMUP s, then a second at a time until every instance's JIT threads
+ * used at most JIT_SETTLED_MS of CPU in each of the last two seconds (or WARMUP_CAP s have passed:
+ * the compiler works in bursts, and one quiet second came before 0.6 s of compiling). Returns the
+ * seconds it took and the last second's JIT CPU, summed over the instances.
+ */
+async function warmUntilCompiled(arm: Arm, notifyUrl: string, tag: string): Promise<{ seconds: number; lastJitMs: number }> {
+  if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, notifyUrl, `${tag}a`);
+  let seconds = WARMUP;
+  let settled = 0;
+  for (;;) {
+    const before = arm.pids.map(jitThreadsMs);
+    await createLoad(arm, "warm", 1, notifyUrl, `${tag}${seconds}`);
+    seconds++;
+    const jit = arm.pids.map((p, i) => jitSince(before[i] ?? new Map(), jitThreadsMs(p)));
+    settled = jit.every((ms) => ms <= JIT_SETTLED_MS) ? settled + 1 : 0;
+    if (settled >= 2 || seconds >= WARMUP_CAP) return { seconds, lastJitMs: jit.reduce((a, b) => a + b, 0) };
+  }
+}
+
 const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
 const runs: ArmRun[] = [];
 const durability = new Set<string>();
@@ -74,7 +101,8 @@ try {
       const receiver = startReceiver();
       const arm = await startArm(name, cluster);
       try {
-        if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, receiver.url, `W${round}`);
+        const warm = await warmUntilCompiled(arm, receiver.url, `W${round}-`);
+        log(`round ${round} ${name}: warmed ${warm.seconds} s, JIT CPU in its last second ${warm.lastJitMs} ms`);
         // Statistics, as autovacuum gathers them within a minute of a production database's first
         // orders: without them every connection's generic plan of the out_trade_no lookup, made on
         // the empty table, read every order of the merchant (orders_by_pid_created) for the run.
@@ -84,8 +112,10 @@ try {
           await db.close();
         }
         const createBaseline = await load(baselineSpec);
+        const jitBefore = arm.pids.map(jitThreadsMs);
         const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`));
-        log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}`);
+        const jitMs = arm.pids.reduce((a, p, i) => a + jitSince(jitBefore[i] ?? new Map(), jitThreadsMs(p)), 0);
+        log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}; JIT CPU ${jitMs} ms`);
         let notifyBaseline = createBaseline;
         const notify = await warmedNotifyLoad(arm, receiver, {
           // as many pending orders as the senders can report in the time, and no more than the arm
@@ -109,7 +139,7 @@ try {
   loadAt.push(loadAvg());
   console.log(render({
     runs, head, load: loadAt, seconds: (performance.now() - t0) / 1000,
-    settings: `${CONNECTIONS} connections in all, ${DURATION} s per measurement after ${WARMUP} s warm-up, ${ROUNDS} rounds, ${NOTIFY_CONCURRENCY} report senders, PostgreSQL ${!cluster ? "not run" : `${SYNCHRONOUS_COMMIT === "off" ? "with synchronous_commit off per database (as SQLite's WAL with synchronous = NORMAL)" : "with its durable defaults"} (${[...durability].join("; ")})`}`,
+    settings: `${CONNECTIONS} connections in all, ${DURATION} s per measurement after ${WARMUP} s warm-up (the creates: until the JIT has settled, at most ${WARMUP_CAP} s), ${ROUNDS} rounds, ${NOTIFY_CONCURRENCY} report senders, PostgreSQL ${!cluster ? "not run" : `${SYNCHRONOUS_COMMIT === "off" ? "with synchronous_commit off per database (as SQLite's WAL with synchronous = NORMAL)" : "with its durable defaults"} (${[...durability].join("; ")})`}`,
   }));
 } finally {
   baselineProc.kill("SIGTERM");
