@@ -16,6 +16,9 @@ export interface CreateCost {
   clientMs: number;
   walBytes: number;
   statement: StatementCost | null;
+  /** the warm-up before the run (pg.ts warmUntilCompiled), s, and the instances' JIT threads' CPU in the run, ms (not per order) */
+  warmupS: number;
+  jitMs: number;
 }
 
 export interface ArmRun {
@@ -49,7 +52,7 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
   const costs = o.runs.map((r) => {
     const c = r.createCost;
     const st = c.statement ? `${c.statement.calls} / ${fmt(c.statement.meanMs, 3)} / ${c.statement.rows}` : "-";
-    return `| ${r.round} | ${ARM_LABEL[r.arm]} | ${fmt(r.create.rps)} | ${fmt(c.appMs, 3)} | ${fmt(c.pgMs, 3)} | ${fmt(c.clientMs, 3)} | ${fmt(c.walBytes)} | ${st} | ${fmt(r.create.steal, 1)}% |`;
+    return `| ${r.round} | ${ARM_LABEL[r.arm]} | ${fmt(r.create.rps)} | ${fmt(c.appMs, 3)} | ${fmt(c.pgMs, 3)} | ${fmt(c.clientMs, 3)} | ${fmt(c.walBytes)} | ${st} | ${c.warmupS} s / ${fmt(c.jitMs)} ms | ${fmt(r.create.steal, 1)}% |`;
   });
   const bad = o.runs.filter((r) => r.create.failed || r.create.errors || r.notify.failed || r.notify.delivered < r.notify.matched || r.slotsHeldTwice);
   return [
@@ -64,10 +67,10 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...med,
     "",
-    "What a create cost (CPU ms per created order: the xpay serve processes summed, PostgreSQL's server, the load generator; WAL bytes per created order; the create statement in pg_stat_statements):",
+    "What a create cost (CPU ms per created order: the xpay serve processes summed, PostgreSQL's server, the load generator; WAL bytes per created order; the create statement in pg_stat_statements; the warm-up before the run and the instances' JIT compiler threads' CPU during it, ms in all):",
     "",
-    "| round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | create statement: calls / mean ms / rows | CPU stolen |",
-    "|---:|---|---:|---:|---:|---:|---:|---|---:|",
+    "| round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | create statement: calls / mean ms / rows | warm-up / JIT CPU in the run | CPU stolen |",
+    "|---:|---|---:|---:|---:|---:|---:|---|---|---:|",
     ...costs,
     "",
     bad.length ? `CHECK FAILED in ${bad.map((r) => `round ${r.round} ${ARM_LABEL[r.arm]}`).join(", ")}: failed answers, lost notifications or a slot held twice` : "checks: no failed answer, every matched report's notification delivered, no slot held twice",

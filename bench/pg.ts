@@ -60,7 +60,7 @@ async function costed<T extends { ok: number }>(arm: Arm, database: string | nul
     result,
     cost: {
       appMs: per(after.app - before.app), pgMs: cluster && database ? per(after.pg - before.pg) : NaN, clientMs: per((client.user + client.system) / 1000),
-      walBytes: before.wal && wal && database ? per(await cost!.walBytes(before.wal.lsn, wal.lsn)) : NaN, statement,
+      walBytes: before.wal && wal && database ? per(await cost!.walBytes(before.wal.lsn, wal.lsn)) : NaN, statement, warmupS: 0, jitMs: NaN,
     },
   };
 }
@@ -70,12 +70,13 @@ const JIT_SETTLED_MS = 10;
 
 /**
  * Creates on the arm, at least WARMUP s, then a second at a time until every instance's JIT threads
- * used at most JIT_SETTLED_MS of CPU in each of the last two seconds (or WARMUP_CAP s have passed:
- * the compiler works in bursts, and one quiet second came before 0.6 s of compiling). Returns the
- * seconds it took and the last second's JIT CPU, summed over the instances.
+ * used at most JIT_SETTLED_MS of CPU in each of the last two seconds (or WARMUP_CAP s have passed;
+ * two, as the compiler works in bursts). BENCH_WARMUP=0: none. Returns the seconds it took and the
+ * last second's JIT CPU, summed over the instances.
  */
 async function warmUntilCompiled(arm: Arm, notifyUrl: string, tag: string): Promise<{ seconds: number; lastJitMs: number }> {
-  if (WARMUP > 0) await createLoad(arm, "warm", WARMUP, notifyUrl, `${tag}a`);
+  if (WARMUP <= 0) return { seconds: 0, lastJitMs: NaN };
+  await createLoad(arm, "warm", WARMUP, notifyUrl, `${tag}a`);
   let seconds = WARMUP;
   let settled = 0;
   for (;;) {
@@ -115,6 +116,8 @@ try {
         const jitBefore = arm.pids.map(jitThreadsMs);
         const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`));
         const jitMs = arm.pids.reduce((a, p, i) => a + jitSince(jitBefore[i] ?? new Map(), jitThreadsMs(p)), 0);
+        createCost.warmupS = warm.seconds;
+        createCost.jitMs = jitMs;
         log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}; JIT CPU ${jitMs} ms`);
         let notifyBaseline = createBaseline;
         const notify = await warmedNotifyLoad(arm, receiver, {

@@ -36,11 +36,13 @@ withPostgres(() => {
       expect(Number(perSecond)).toBeGreaterThan(0);
     }
     // what a create cost: the servers' CPU on every setup; PostgreSQL's CPU, WAL and the create call's statistics on PostgreSQL
-    // | round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | statement | stolen |
+    // | round | setup | create req/s | xpay CPU ms | PostgreSQL CPU ms | load generator CPU ms | WAL bytes | statement | warm-up / JIT | stolen |
     const cost = cells(costs);
     expect(cost.map((c) => c[1])).toEqual(["SQLite, 1 instance", "PostgreSQL, 1 instance", "PostgreSQL, 2 instances"]);
-    for (const [, setup, , app, pg, , wal, statement] of cost) {
+    for (const [, setup, , app, pg, , wal, statement, warmJit] of cost) {
       expect(Number(app)).toBeGreaterThan(0);
+      // BENCH_WARMUP=0: no warm-up at all (not the wait for the JIT), and the JIT threads' CPU read
+      expect(warmJit).toMatch(/^0 s \/ \d+ ms$/);
       if (setup!.startsWith("PostgreSQL")) {
         expect(Number(pg)).toBeGreaterThan(0);
         expect(Number(wal)).toBeGreaterThan(0);

@@ -1,0 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../src/server/app.ts";
+import { openGateway } from "../src/server/bootstrap.ts";
+import { createMeter } from "./create-cpu.ts";
+import { createBodies } from "./native.ts";
+import { seed } from "./seed.ts";
+const dir = mkdtempSync(join(tmpdir(), "xpay-prof-"));
+const path = join(dir, "xpay.db");
+await seed(path);
+const m = createMeter<{ store: { close(): void } }>({ buildApp, openGateway, createBodies } as never, path, "p", { creates: 150_000, batch: 500, concurrency: 64 });
+let us = 0;
+for (let i = 0; i < 300; i++) us += await m.batch();
+console.log(`mean ${(us / 300).toFixed(1)} µs/create`);
+m.gw.store.close();
+rmSync(dir, { recursive: true, force: true });
