@@ -9,8 +9,22 @@ import type { Arm } from "./pg-arms.ts";
 import { answerPercentiles, answerTimes, CONNECTIONS, cpuTimes, type LoadResult, pool, stealPct } from "./lib.ts";
 import { createBodies, createOk } from "./native.ts";
 
-/** Native create on every instance of the arm at once. */
-export async function createLoad(arm: Arm, name: string, seconds: number, notifyUrl: string, tag: string): Promise<LoadResult & { outTradeNos: string[] }> {
+/** Signed create bodies for each instance of an arm, distinct out_trade_nos per instance. */
+export type ArmBodies = ReturnType<typeof createBodies>[];
+
+/**
+ * The bodies of a create run on the arm, made before it starts and outside what it measures: signing
+ * 160 000 takes about 0.9 s, and made between one instance's autocannon and the next's (as until
+ * 2026-12-01) it held the first one's 8 s without requests and was counted as the load generator's
+ * CPU per create, twice over with two instances.
+ */
+export function armBodies(arm: Arm, seconds: number, notifyUrl: string, tag: string): ArmBodies {
+  // enough for 20 000 creates/s each (SQLite's arm made 12 000-16 000, and a warm-up's second ran out of 12 000)
+  return arm.gateways.map((_, i) => createBodies(seconds * 20_000, `${tag}-${i}-${Date.now()}-`, notifyUrl));
+}
+
+/** Native create on every instance of the arm at once, each sending its own of `bodies` (armBodies). */
+export async function createLoad(arm: Arm, name: string, seconds: number, bodies: ArmBodies): Promise<LoadResult & { outTradeNos: string[] }> {
   const k = arm.gateways.length;
   const per = Math.floor(CONNECTIONS / k);
   const before = cpuTimes();
@@ -19,10 +33,8 @@ export async function createLoad(arm: Arm, name: string, seconds: number, notify
   const made: string[] = [];
   const runs = await Promise.all(
     arm.gateways.map((url, i) => {
-      // distinct out_trade_nos per instance; enough for 20 000 creates/s each (SQLite's arm made
-      // 12 000-16 000, and a warm-up's second ran out of 12 000)
-      const bodies = createBodies(seconds * 20_000, `${tag}-${i}-${Date.now()}-`, notifyUrl);
-      const p = pool(bodies.bodies);
+      const mine = bodies[i]!;
+      const p = pool(mine.bodies);
       const run = autocannon({
         url, connections: per, duration: seconds,
         requests: [{
@@ -37,7 +49,7 @@ export async function createLoad(arm: Arm, name: string, seconds: number, notify
       const times = answerTimes(run);
       return run.then((r) => {
         if (p.wrapped) console.error(`[bench:pg] ${name}: create pool of instance ${i + 1} ran out; later answers were idempotent repeats`);
-        made.push(...bodies.outTradeNos.slice(0, 200));
+        made.push(...mine.outTradeNos.slice(0, 200));
         return { r, ...answerPercentiles(times) };
       });
     }),

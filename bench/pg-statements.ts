@@ -12,7 +12,7 @@ import { startCluster } from "../test/pg/cluster.ts";
 import { DURATION } from "./lib.ts";
 import { SQL } from "bun";
 import { startArm } from "./pg-arms.ts";
-import { createLoad } from "./pg-load.ts";
+import { armBodies, createLoad } from "./pg-load.ts";
 import { costReader, COST_SETTINGS } from "./pg-cost.ts";
 import { notifyLoad, startReceiver } from "./notify.ts";
 
@@ -36,7 +36,7 @@ try {
       const receiver = startReceiver();
       try {
         if (CREATE_FIRST > 0) {
-          const c = await createLoad(arm, "create first", CREATE_FIRST, receiver.url, `F${round}`);
+          const c = await createLoad(arm, "create first", CREATE_FIRST, armBodies(arm, CREATE_FIRST, receiver.url, `F${round}`));
           const db = new SQL(cluster.url(arm.database!), { max: 1 });
           await db`ANALYZE`;
           await db.close();

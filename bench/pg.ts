@@ -25,7 +25,7 @@ import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP
 import { type Arm, type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
 import { costReader, COST_SETTINGS, jitSince, jitThreadsMs, processCpuMs, serverCpuMs } from "./pg-cost.ts";
 import { startReceiver, warmedNotifyLoad } from "./notify.ts";
-import { createLoad } from "./pg-load.ts";
+import { armBodies, createLoad } from "./pg-load.ts";
 import { type ArmRun, type CreateCost, render } from "./pg-report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -76,12 +76,13 @@ const JIT_SETTLED_MS = 10;
  */
 async function warmUntilCompiled(arm: Arm, notifyUrl: string, tag: string): Promise<{ seconds: number; lastJitMs: number }> {
   if (WARMUP <= 0) return { seconds: 0, lastJitMs: NaN };
-  await createLoad(arm, "warm", WARMUP, notifyUrl, `${tag}a`);
+  await createLoad(arm, "warm", WARMUP, armBodies(arm, WARMUP, notifyUrl, `${tag}a`));
   let seconds = WARMUP;
   let settled = 0;
   for (;;) {
+    const bodies = armBodies(arm, 1, notifyUrl, `${tag}${seconds}`);
     const before = arm.pids.map(jitThreadsMs);
-    await createLoad(arm, "warm", 1, notifyUrl, `${tag}${seconds}`);
+    await createLoad(arm, "warm", 1, bodies);
     seconds++;
     const jit = arm.pids.map((p, i) => jitSince(before[i] ?? new Map(), jitThreadsMs(p)));
     settled = jit.every((ms) => ms <= JIT_SETTLED_MS) ? settled + 1 : 0;
@@ -114,7 +115,8 @@ try {
         }
         const createBaseline = await load(baselineSpec);
         const jitBefore = arm.pids.map(jitThreadsMs);
-        const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, receiver.url, `N${round}`));
+        const bodies = armBodies(arm, DURATION, receiver.url, `N${round}`);
+        const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, bodies));
         const jitMs = arm.pids.reduce((a, p, i) => a + jitSince(jitBefore[i] ?? new Map(), jitThreadsMs(p)), 0);
         createCost.warmupS = warm.seconds;
         createCost.jitMs = jitMs;
