@@ -29,6 +29,8 @@ export interface ArmRun {
   createCost: CreateCost;
   notify: NotifyResult;
   notifyBaseline: LoadResult;
+  /** the reports' warm-up (BENCH_WARMUP), s, and the instances' JIT threads' CPU during the reports, ms */
+  notifyWarm: { warmupS: number; jitMs: number };
   slotsHeldTwice: number;
   /** each instance's resident set after the run, MiB */
   rss: number[];
@@ -41,7 +43,7 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
   const rows = o.runs.map((r) => {
     const c = r.create;
     const n = r.notify;
-    return `| ${r.round} | ${ARM_LABEL[r.arm]} | ${fmt(c.rps)} | ${pct(c.rps, r.createBaseline.rps)} | ${fmt(c.p99, 1)} | ${c.ok} / ${c.failed} / ${c.errors} | ${fmt(n.perSecond)} | ${pct(n.perSecond, r.notifyBaseline.rps)} | ${fmt(n.p50, 1)} | ${fmt(n.p99, 1)} | ${fmt(n.reportP99, 1)} | ${n.delivered}/${n.matched} | ${n.failed} | ${n.repeats} | ${r.slotsHeldTwice} | ${fmt(c.steal, 1)}% / ${fmt(n.steal, 1)}% |`;
+    return `| ${r.round} | ${ARM_LABEL[r.arm]} | ${fmt(c.rps)} | ${pct(c.rps, r.createBaseline.rps)} | ${fmt(c.p99, 1)} | ${c.ok} / ${c.failed} / ${c.errors} | ${fmt(n.perSecond)} | ${pct(n.perSecond, r.notifyBaseline.rps)} | ${fmt(n.p50, 1)} | ${fmt(n.p99, 1)} | ${fmt(n.reportP99, 1)} | ${n.delivered}/${n.matched} | ${n.failed} | ${n.repeats} | ${r.slotsHeldTwice} | ${r.notifyWarm.warmupS} s / ${fmt(r.notifyWarm.jitMs)} ms | ${fmt(c.steal, 1)}% / ${fmt(n.steal, 1)}% |`;
   });
   const arms = [...new Set(o.runs.map((r) => r.arm))];
   const med = arms.map((a) => {
@@ -59,8 +61,8 @@ export function render(o: { runs: ArmRun[]; settings: string; head: string; load
     `xpay bench:pg ${new Date().toISOString()}: ${cpus().length} x ${cpus()[0]?.model ?? "?"}, Bun ${Bun.version}, ${o.settings}; server(s), PostgreSQL and client share the cores`,
     `xpay served from ${o.head}; load average at start / end: ${o.load.join(" / ")}`,
     "",
-    "| round | setup | create req/s | vs baseline | create p99 ms | ok / failed / errors | notifications/s | vs baseline | notify p50 ms | notify p99 ms | report answer p99 ms | delivered/matched | reports not matched | repeated notifications | slots held twice | CPU stolen (create / notify) |",
-    "|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+    "| round | setup | create req/s | vs baseline | create p99 ms | ok / failed / errors | notifications/s | vs baseline | notify p50 ms | notify p99 ms | report answer p99 ms | delivered/matched | reports not matched | repeated notifications | slots held twice | reports' warm-up / JIT CPU in the run | CPU stolen (create / notify) |",
+    "|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|",
     ...rows,
     "",
     "| setup (median of rounds) | rounds | create req/s | vs baseline | create p99 ms | notifications/s | vs baseline | notify p50 ms | notify p99 ms | peak RSS per instance MiB |",

@@ -8,11 +8,13 @@
 // it: the machine is shared and its speed drifts. Each create run also reads what a create costs
 // (bench/pg-cost.ts): the servers' CPU, PostgreSQL's CPU, this process's (the load generator), WAL
 // bytes, and the create statement's pg_stat_statements line (calls, mean time, rows).
-// Every create run is measured once the servers' JIT compilers have settled (warmUntilCompiled):
-// each instance compiles the request path on its own, as often as it runs it, so a fixed warm-up
-// shared by two instances left both still compiling in the measured run.
+// Every create run is measured once the servers' JIT compilers have settled (warmUntilCompiled,
+// bench/settle.ts): each instance compiles the request path on its own, as often as it runs it, so
+// a fixed warm-up shared by two instances left both still compiling in the measured run. The
+// notification run has a fixed warm-up; its JIT CPU is read and reported, as the create run's.
 // Env: BENCH_ROUNDS (3), BENCH_DURATION (s per measurement, 8), BENCH_WARMUP (2, the least warm-up
-// before the creates, and the warm-up before the reports), BENCH_CONNECTIONS
+// before the creates, and the warm-up before the reports; 0: none), BENCH_WARMUP_CAP (20, the most
+// a create warm-up runs, s), BENCH_CONNECTIONS
 // (64 in all, shared out over the instances), BENCH_NOTIFY_ORDERS, BENCH_NOTIFY_CONCURRENCY (16),
 // BENCH_ARMS (comma list of sqlite-1,pg-1,pg-2), BENCH_XPAY_ROOT (the checkout whose server runs),
 // BENCH_PG_SYNCHRONOUS_COMMIT=off (PostgreSQL's commits as SQLite's WAL with synchronous = NORMAL).
@@ -25,6 +27,7 @@ import { BUN, CONNECTIONS, DURATION, firstLine, load, type LoadSpec, rss, WARMUP
 import { type Arm, type ArmName, startArm, SYNCHRONOUS_COMMIT, XPAY_ROOT } from "./pg-arms.ts";
 import { costReader, COST_SETTINGS, jitSince, jitThreadsMs, processCpuMs, serverCpuMs } from "./pg-cost.ts";
 import { startReceiver, warmedNotifyLoad } from "./notify.ts";
+import { type Settled, untilSettled } from "./settle.ts";
 import { armBodies, createLoad } from "./pg-load.ts";
 import { type ArmRun, type CreateCost, render } from "./pg-report.ts";
 
@@ -65,29 +68,28 @@ async function costed<T extends { ok: number }>(arm: Arm, database: string | nul
   };
 }
 /** The most a create warm-up runs, s, and the JIT CPU per instance a second that counts as settled, ms. */
-const WARMUP_CAP = 20;
+const WARMUP_CAP = Number(process.env.BENCH_WARMUP_CAP ?? 20);
 const JIT_SETTLED_MS = 10;
 
-/**
- * Creates on the arm, at least WARMUP s, then a second at a time until every instance's JIT threads
- * used at most JIT_SETTLED_MS of CPU in each of the last two seconds (or WARMUP_CAP s have passed;
- * two, as the compiler works in bursts). BENCH_WARMUP=0: none. Returns the seconds it took and the
- * last second's JIT CPU, summed over the instances.
- */
-async function warmUntilCompiled(arm: Arm, notifyUrl: string, tag: string): Promise<{ seconds: number; lastJitMs: number }> {
-  if (WARMUP <= 0) return { seconds: 0, lastJitMs: NaN };
-  await createLoad(arm, "warm", WARMUP, armBodies(arm, WARMUP, notifyUrl, `${tag}a`));
-  let seconds = WARMUP;
-  let settled = 0;
-  for (;;) {
-    const bodies = armBodies(arm, 1, notifyUrl, `${tag}${seconds}`);
-    const before = arm.pids.map(jitThreadsMs);
-    await createLoad(arm, "warm", 1, bodies);
-    seconds++;
-    const jit = arm.pids.map((p, i) => jitSince(before[i] ?? new Map(), jitThreadsMs(p)));
-    settled = jit.every((ms) => ms <= JIT_SETTLED_MS) ? settled + 1 : 0;
-    if (settled >= 2 || seconds >= WARMUP_CAP) return { seconds, lastJitMs: jit.reduce((a, b) => a + b, 0) };
-  }
+/** A reading of the arm's instances' JIT threads; what it returns reads each one's CPU since, ms. */
+const jitOf = (arm: Arm) => () => {
+  const before = arm.pids.map(jitThreadsMs);
+  return () => arm.pids.map((p, i) => jitSince(before[i] ?? new Map(), jitThreadsMs(p)));
+};
+const sum = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
+
+/** Creates on the arm until its JIT has settled (bench/settle.ts); BENCH_WARMUP=0: none. */
+function warmUntilCompiled(arm: Arm, notifyUrl: string, tag: string): Promise<Settled> {
+  return untilSettled({
+    first: () => createLoad(arm, "warm", WARMUP, armBodies(arm, WARMUP, notifyUrl, `${tag}a`)),
+    firstSeconds: WARMUP,
+    // each second's bodies are signed before its load starts (its clock starts when it is made)
+    step: () => {
+      const bodies = armBodies(arm, 1, notifyUrl, `${tag}${Date.now()}`);
+      return createLoad(arm, "warm", 1, bodies);
+    },
+    jit: jitOf(arm), settledMs: JIT_SETTLED_MS, cap: WARMUP_CAP,
+  });
 }
 
 const baselineProc = Bun.spawn([BUN, join(import.meta.dir, "baseline-server.ts")], { stdout: "pipe", stderr: "inherit" });
@@ -114,27 +116,34 @@ try {
           await db.close();
         }
         const createBaseline = await load(baselineSpec);
-        const jitBefore = arm.pids.map(jitThreadsMs);
+        const jitCreates = jitOf(arm)();
         const bodies = armBodies(arm, DURATION, receiver.url, `N${round}`);
         const { result: create, cost: createCost } = await costed(arm, arm.database, () => createLoad(arm, `${name} create`, DURATION, bodies));
-        const jitMs = arm.pids.reduce((a, p, i) => a + jitSince(jitBefore[i] ?? new Map(), jitThreadsMs(p)), 0);
+        const jitMs = sum(jitCreates());
         createCost.warmupS = warm.seconds;
         createCost.jitMs = jitMs;
         log(`round ${round} ${name}: create ${Math.round(create.rps)} req/s (baseline ${Math.round(createBaseline.rps)}), p99 ${create.p99} ms, ok ${create.ok}, failed ${create.failed}, errors ${create.errors}; JIT CPU ${jitMs} ms`);
         let notifyBaseline = createBaseline;
+        // as many pending orders as the senders can report in the time, and no more than the arm
+        // creates in the create run's time (making them must not take most of the round)
+        const orders = Math.min(NOTIFY_ORDERS(name), Math.max(500, Math.ceil(create.rps * DURATION)));
+        // A fixed warm-up: one until the JIT settled never settled on PostgreSQL in 20 s (the report
+        // path kept compiling, 0.5-0.9 s in the run either way), and its 20 s of paid orders made the
+        // measured run slower (docs/benchmarks.md, 2026-12-01 05:50).
+        let jitReports = () => [NaN];
         const notify = await warmedNotifyLoad(arm, receiver, {
-          // as many pending orders as the senders can report in the time, and no more than the arm
-          // creates in the create run's time (making them must not take most of the round)
-          orders: Math.min(NOTIFY_ORDERS(name), Math.max(500, Math.ceil(create.rps * DURATION))), concurrency: NOTIFY_CONCURRENCY, seconds: DURATION, warmup: WARMUP,
+          orders, concurrency: NOTIFY_CONCURRENCY, seconds: DURATION, warmup: WARMUP,
           beforeReports: async () => {
             notifyBaseline = await load(baselineSpec);
+            jitReports = jitOf(arm)(); // the reports alone: their orders are made by then
           },
         });
+        const notifyWarm = { warmupS: WARMUP, jitMs: sum(jitReports()) };
         if (arm.durability) durability.add(arm.durability);
         const slotsHeldTwice = await arm.slotsHeldTwice();
-        log(`round ${round} ${name}: ${Math.round(notify.perSecond)} notifications/s (baseline ${Math.round(notifyBaseline.rps)}), p99 ${notify.p99.toFixed(1)} ms, ${notify.delivered}/${notify.matched} delivered, ${notify.failed} not matched, ${notify.repeats} repeats; slots held twice ${slotsHeldTwice}`);
+        log(`round ${round} ${name}: ${Math.round(notify.perSecond)} notifications/s (baseline ${Math.round(notifyBaseline.rps)}), p99 ${notify.p99.toFixed(1)} ms, ${notify.delivered}/${notify.matched} delivered, ${notify.failed} not matched, ${notify.repeats} repeats; slots held twice ${slotsHeldTwice}; JIT CPU ${notifyWarm.jitMs} ms`);
         const mem = await Promise.all(arm.pids.map((p) => rss(p)));
-        runs.push({ arm: name, round, create, createBaseline, createCost, notify, notifyBaseline, slotsHeldTwice, rss: mem.map((m) => m.peak) });
+        runs.push({ arm: name, round, create, createBaseline, createCost, notify, notifyBaseline, notifyWarm, slotsHeldTwice, rss: mem.map((m) => m.peak) });
       } finally {
         await arm.stop();
         receiver.stop();
