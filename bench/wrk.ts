@@ -1,4 +1,4 @@
-// npm run bench:wrk: the native create target measured by wrk (Debian's `wrk`, C, two threads)
+// npm run bench:wrk: the native create target measured by wrk (Debian's `wrk`, C; BENCH_WRK_THREADS, 2)
 // instead of autocannon, against the same bare-Elysia baseline, in BENCH_ROUNDS pairs. autocannon
 // runs in JavaScript on the same two cores and tops out near 25-35 000 req/s, so it is what the
 // baseline of `npm run bench` measures; wrk shows how fast the bare route really is here.
@@ -15,7 +15,7 @@ if (!Bun.which("wrk")) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const THREADS = 2;
+const THREADS = Number(process.env.BENCH_WRK_THREADS ?? 2);
 const rig = await startRig("xpay-wrk-");
 
 interface WrkResult { steal: number; rps: number; p50: number; p99: number; requests: number; failed: number; wrapped: number; errors: number }
