@@ -128,7 +128,7 @@ try {
         // creates in the create run's time (making them must not take most of the round)
         const orders = Math.min(NOTIFY_ORDERS(name), Math.max(500, Math.ceil(create.rps * DURATION)));
         // A fixed warm-up: one until the JIT settled never settled on PostgreSQL in 20 s (the report
-        // path kept compiling, 0.5-0.9 s in the run either way), and its 20 s of paid orders made the
+        // path kept compiling, 0.36-0.89 s in the run either way), and its 20 s of paid orders made the
         // measured run slower (docs/benchmarks.md, 2026-12-01 05:50).
         let jitReports = () => [NaN];
         const notify = await warmedNotifyLoad(arm, receiver, {
