@@ -8,6 +8,7 @@ import { md5Sign } from "../src/protocols/signing.ts";
 import { cpuTimes, percentile, stealPct } from "./lib.ts";
 import { createBodies, createOk } from "./native.ts";
 import { phoneKey, PID } from "./seed.ts";
+import { PUBLIC_TRADE_NO_SQL } from "../src/store/trade-no.ts";
 
 export interface Receiver {
   url: string;
@@ -184,7 +185,7 @@ export async function notifyScenario(o: {
     const db = new Database(o.db, { readonly: true });
     try {
       return db
-        .query("SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p")
+        .query(`SELECT ${PUBLIC_TRADE_NO_SQL} AS trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p`)
         .all({ $pid: PID, $p: `${prefix}%` }) as PendingOrder[];
     } finally {
       db.close();

@@ -12,6 +12,7 @@ import type { PgCluster } from "../test/pg/cluster.ts";
 import { BUN, freePort, waitHealthy } from "./lib.ts";
 import type { PendingOrder } from "./notify.ts";
 import { PID, seed } from "./seed.ts";
+import { PUBLIC_TRADE_NO_SQL } from "../src/store/trade-no.ts";
 
 export const XPAY_ROOT = process.env.BENCH_XPAY_ROOT ?? join(import.meta.dir, "..");
 
@@ -35,7 +36,7 @@ export interface Arm {
 }
 
 /** The bench merchant's orders by out_trade_no prefix, with what its phone reports (append the quoted LIKE pattern). */
-export const PENDING = `SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
+export const PENDING = `SELECT ${PUBLIC_TRADE_NO_SQL} AS trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = ${PID} AND o.out_trade_no LIKE `;
 /** expire_time is in Unix seconds, as the core's clock.now() */
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const HELD_TWICE = (now: number) =>

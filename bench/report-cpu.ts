@@ -18,6 +18,7 @@ import { createBodies, createOk } from "./native.ts";
 import { inParallel, type PendingOrder, phoneReport } from "./notify.ts";
 import { PID } from "./seed.ts";
 import { rotate, seededCheckout, twoCheckouts } from "./two-checkouts.ts";
+import { PUBLIC_TRADE_NO_SQL } from "../src/store/trade-no.ts";
 
 const { oldRoot, newRoot } = twoCheckouts("bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT");
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
@@ -52,7 +53,7 @@ async function arm(name: string, root: string) {
   const worker = startWorker(gw) as { stop(): Promise<void> };
   const reader = new Database(db, { readonly: true });
   const pendingOf = reader.query(
-    "SELECT o.trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p",
+    `SELECT ${PUBLIC_TRADE_NO_SQL} AS trade_no, o.trade_amount, o.account_id, a.code FROM orders o JOIN channel_accounts a ON a.id = o.account_id WHERE o.pid = $pid AND o.out_trade_no LIKE $p`,
   );
   let batches = 0;
   const post = (path: string, type: string, body: string) => app.handle(new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": type }, body }));

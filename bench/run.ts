@@ -12,6 +12,7 @@ import { notifyScenario } from "./notify.ts";
 import { type Pair, render } from "./report.ts";
 import { startRig } from "./rig.ts";
 import { binaryStartup } from "./startup.ts";
+import { PUBLIC_TRADE_NO_SQL } from "../src/store/trade-no.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const log = (...a: unknown[]) => console.error("[bench]", ...a);
@@ -66,7 +67,7 @@ try {
 
   const { Database } = await import("bun:sqlite");
   const db = new Database(dbPath, { readonly: true });
-  const tradeNos = (db.query("SELECT trade_no FROM orders WHERE status = 1 LIMIT 20000").all() as { trade_no: string }[]).map((r) => r.trade_no);
+  const tradeNos = (db.query(`SELECT ${PUBLIC_TRADE_NO_SQL} AS trade_no FROM orders WHERE status = 1 LIMIT 20000`).all() as { trade_no: string }[]).map((r) => r.trade_no);
   db.close();
   const infoPool = pool(infoBodies(tradeNos));
   await paired({ name: "template api/order/info", url: base, path: "/api/order/info", body: () => infoPool.next(), ok: infoOk });

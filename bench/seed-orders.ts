@@ -71,6 +71,8 @@ export async function seedOrders(path: string, o: OrderSeed): Promise<void> {
         for (let a = 0; a < attempts; a++) attempt.run(id, (paid! + a * 60) * 1000, failing ? 502 : 200, failing ? "bad gateway" : "success", failing ? 0 : 1);
       } else if (roll === 99 && i % 7 === 0) report.run(pid, amount + 1, acc.payType, "unmatched", "no pending order", null, created + 60);
     }
+    // Numbers stored as they are (as before migration 041): their days are looked up as they are.
+    db.query("UPDATE order_number_key SET legacy_through = MAX(legacy_through, (SELECT substr(MAX(trade_no), 1, 8) FROM orders WHERE length(trade_no) = 20))").run();
   })();
   db.close();
 }

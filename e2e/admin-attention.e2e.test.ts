@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
-import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
+import { nativeCreate, PUBLIC_TRADE_NO, SECRET, signed } from "../test/helpers.ts";
 import { login, openPage, PASSWORD, startConsole } from "./support.ts";
 
 const OUT = process.env.XPAY_SHOTS_DIR ?? "/tmp";
@@ -57,7 +57,7 @@ beforeAll(async () => {
   const b = await xc.post("/xpay/order/create", nativeCreate({ money: "23.30", pay_type: "alipay", notify_url: "http://127.0.0.1:9/n" }));
   failing = b.data.trade_no!;
   const db = new Database(xc.db);
-  db.run("UPDATE orders SET created_at = ?, expire_time = ?, status = 4 WHERE trade_no = ?", [now - 100 * 3600, now - 99 * 3600, confirmed]);
+  db.run(`UPDATE orders SET created_at = ?, expire_time = ?, status = 4 WHERE ${PUBLIC_TRADE_NO} = ?`, [now - 100 * 3600, now - 99 * 3600, confirmed]);
   db.close();
   xc.cli(["order", "confirm", confirmed, "--reason", "支付宝账单 99 小时前的付款"]);
   const cents = Math.round(Number(b.data.trade_amount) * 100);
@@ -65,7 +65,7 @@ beforeAll(async () => {
   expect(paid.data.outcome).toBe("matched");
   await Bun.sleep(300); // the worker's first attempt, then the state of 13 failures
   const db2 = new Database(xc.db);
-  db2.run("UPDATE notifications SET attempts = 13, status = 'pending', next_attempt_at = ? WHERE trade_no = ?", [(now + 3600) * 1000, failing]);
+  db2.run(`UPDATE notifications SET attempts = 13, status = 'pending', next_attempt_at = ? WHERE ${PUBLIC_TRADE_NO} = ?`, [(now + 3600) * 1000, failing]);
   db2.close();
   // A gateway just set up: an operator and nothing else.
   fresh.cli(["migrate"]);

@@ -9,6 +9,9 @@ import { openGateway } from "../src/server/bootstrap.ts";
 import { md5Sign } from "../src/protocols/signing.ts";
 
 export const BASE = "http://127.0.0.1:8080";
+
+/** A `trade_no` column as the public order number, for tests that read a SQLite file directly. */
+export { PUBLIC_TRADE_NO_SQL as PUBLIC_TRADE_NO } from "../src/store/trade-no.ts";
 export const SECRET = "a1b2c3d4e5f60718293a4b5c6d7e8f90";
 
 export interface Harness {

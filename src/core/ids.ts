@@ -8,10 +8,14 @@ import { randomInt } from "node:crypto";
  * the time; the date stays in front, so a number still reads and sorts by day.
  */
 export function newTradeNo(nowMs: number): string {
+  return tradeDay(nowMs) + String(randomInt(0, 1_000_000_000_000)).padStart(12, "0");
+}
+
+/** The day an order number starts with: yyyyMMdd in China time. */
+export function tradeDay(nowMs: number): string {
   const d = new Date(nowMs + 8 * 3600_000);
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  const day = p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1) + p(d.getUTCDate());
-  return day + p(randomInt(0, 1_000_000_000_000), 12);
+  return p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1) + p(d.getUTCDate());
 }
 
 /** Formats unix seconds as "yyyy-MM-dd HH:mm:ss" in China time, as epay responses do. */

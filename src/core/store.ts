@@ -20,6 +20,7 @@ export type ExistingDecision = { kind: "return" } | { kind: "retry" } | { kind: 
 
 export interface CreateOrderUnit {
   order: NewOrder;
+  /** A number drawn for the new order (PostgreSQL); SQLite makes it from the order's place instead (store/sqlite/order-keys.ts). */
   newTradeNo: () => string;
   now: number;
   expireTime: number;

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { MIGRATIONS, type Migration } from "./migrations/index.ts";
+import { ensureOrderKeys } from "./sqlite/order-keys.ts";
 
 export interface MigrationState {
   version: number;
@@ -43,6 +44,8 @@ export function migrate(db: Database, all: Migration[] = MIGRATIONS): number[] {
     }).immediate();
     applied.push(m.version);
   }
+  // 041's one row: its key is drawn here, by node:crypto (src/store/sqlite/order-keys.ts).
+  if (currentVersion(db) >= 41) ensureOrderKeys(db);
   return applied;
 }
 

@@ -1,4 +1,5 @@
 // Row <-> domain mapping, in one place so column names live next to each other.
+import { publicTradeNo, publicTradeNoOrNull } from "./trade-no.ts";
 import type { ChannelAccount, Family, Merchant, Order, OrderStatus } from "../core/types.ts";
 import type { MonitorClient, Notification, NotificationAttempt, StoredReport } from "../core/store.ts";
 import type { HeldSlot } from "../core/slots/store.ts";
@@ -53,7 +54,7 @@ export function toChannel(r: Row): ChannelAccount {
 
 export function toOrder(r: Row): Order {
   return {
-    tradeNo: str(r.trade_no),
+    tradeNo: publicTradeNo(str(r.trade_no)),
     pid: num(r.pid),
     outTradeNo: str(r.out_trade_no),
     family: str(r.family) as Family,
@@ -82,7 +83,7 @@ export function toOrder(r: Row): Order {
 export function toNotification(r: Row): Notification {
   return {
     id: num(r.id),
-    tradeNo: str(r.trade_no),
+    tradeNo: publicTradeNo(str(r.trade_no)),
     family: str(r.family),
     url: str(r.url),
     method: r.method === "GET" ? "GET" : "POST",
@@ -123,7 +124,7 @@ export function toReport(r: Row): StoredReport {
     reasonCode: r.reason_code == null ? null : str(r.reason_code),
     reasonArgs: r.reason_args == null ? null : str(r.reason_args),
     source: str(r.source),
-    tradeNo: r.trade_no === null ? null : str(r.trade_no),
+    tradeNo: publicTradeNoOrNull(r.trade_no),
     createdAt: num(r.created_at),
   };
 }
@@ -132,7 +133,7 @@ export function toReport(r: Row): StoredReport {
 export const toHeldSlot = (r: Record<string, unknown>): HeldSlot => ({
   tradeAmount: Number(r.trade_amount),
   accountId: Number(r.account_id),
-  tradeNo: String(r.trade_no),
+  tradeNo: publicTradeNo(String(r.trade_no)),
   outTradeNo: String(r.out_trade_no),
   pid: Number(r.pid),
   amount: Number(r.amount),

@@ -2,7 +2,7 @@
 // rows themselves are checked: unique payable amounts, one payment per order, cancel xor pay.
 import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type Harness, harness, nativeCreate, seed, signed } from "../helpers.ts";
+import { type Harness, harness, nativeCreate, PUBLIC_TRADE_NO, seed, signed } from "../helpers.ts";
 
 let h: Harness;
 beforeEach(async () => {
@@ -57,8 +57,8 @@ describe("concurrency", () => {
     const outcomes = answers.map((a) => a.data.outcome as string);
     expect(outcomes.filter((o) => o === "matched").length).toBe(1);
     expect(outcomes.filter((o) => o !== "matched" && o !== "duplicate")).toEqual([]);
-    expect(rows<{ status: number }>("SELECT status FROM orders WHERE trade_no = ?", created.data.trade_no)[0]!.status).toBe(2);
-    expect(rows<{ n: number }>("SELECT COUNT(*) AS n FROM notifications WHERE trade_no = ?", created.data.trade_no)[0]!.n).toBe(1);
+    expect(rows<{ status: number }>(`SELECT status FROM orders WHERE ${PUBLIC_TRADE_NO} = ?`, created.data.trade_no)[0]!.status).toBe(2);
+    expect(rows<{ n: number }>(`SELECT COUNT(*) AS n FROM notifications WHERE ${PUBLIC_TRADE_NO} = ?`, created.data.trade_no)[0]!.n).toBe(1);
     expect(rows<{ n: number }>("SELECT COUNT(*) AS n FROM reports WHERE outcome = 'matched'")[0]!.n).toBe(1);
   });
 
@@ -82,8 +82,8 @@ describe("concurrency", () => {
       const cancelled = a.code === 200;
       const paid = b.data?.outcome === "matched";
       expect(cancelled !== paid).toBe(true); // exactly one side won
-      const row = rows<{ status: number; paid_at: number | null; closed_at: number | null }>("SELECT status, paid_at, closed_at FROM orders WHERE trade_no = ?", c.data.trade_no)[0]!;
-      const notes = rows<{ n: number }>("SELECT COUNT(*) AS n FROM notifications WHERE trade_no = ?", c.data.trade_no)[0]!.n;
+      const row = rows<{ status: number; paid_at: number | null; closed_at: number | null }>(`SELECT status, paid_at, closed_at FROM orders WHERE ${PUBLIC_TRADE_NO} = ?`, c.data.trade_no)[0]!;
+      const notes = rows<{ n: number }>(`SELECT COUNT(*) AS n FROM notifications WHERE ${PUBLIC_TRADE_NO} = ?`, c.data.trade_no)[0]!.n;
       if (paid) {
         expect(row.status).toBe(2);
         expect(row.closed_at).toBeNull();

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openGateway } from "../../src/server/bootstrap.ts";
-import { nativeCreate, SECRET, signed, tempDir } from "../helpers.ts";
+import { nativeCreate, PUBLIC_TRADE_NO, SECRET, signed, tempDir } from "../helpers.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const BUN = process.execPath;
@@ -123,10 +123,10 @@ test("kill -9 under load, restart: nothing acknowledged is lost, nothing is paid
 
   // Right after the crash, before any restart: the file alone holds everything acknowledged.
   const db = new Database(dbPath, { readonly: true });
-  const status = (t: string) => (db.query("SELECT status FROM orders WHERE trade_no = ?").get(t) as { status: number } | null)?.status;
+  const status = (t: string) => (db.query(`SELECT status FROM orders WHERE ${PUBLIC_TRADE_NO} = ?`).get(t) as { status: number } | null)?.status;
   for (const t of created.keys()) expect(status(t)).toBeDefined();
   for (const t of paidAcks) expect(status(t)).toBe(2);
-  const inFlight = db.query("SELECT trade_no FROM notifications WHERE status = 'pending' AND claimed_until > ?").all(killedAt) as { trade_no: string }[];
+  const inFlight = db.query(`SELECT ${PUBLIC_TRADE_NO} AS trade_no FROM notifications WHERE status = 'pending' AND claimed_until > ?`).all(killedAt) as { trade_no: string }[];
   db.close();
 
   // Restart on the same file. Rows the dead process had claimed wait out their lease (90 s);
@@ -141,7 +141,7 @@ test("kill -9 under load, restart: nothing acknowledged is lost, nothing is paid
 
   // Wait until every paid order's notification was delivered.
   const check = new Database(dbPath, { readonly: true });
-  const paidRows = () => check.query("SELECT trade_no FROM orders WHERE status = 2").all() as { trade_no: string }[];
+  const paidRows = () => check.query(`SELECT ${PUBLIC_TRADE_NO} AS trade_no FROM orders WHERE status = 2`).all() as { trade_no: string }[];
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline && paidRows().some((r) => !received.has(r.trade_no))) await Bun.sleep(50);
 
@@ -170,5 +170,5 @@ test("kill -9 under load, restart: nothing acknowledged is lost, nothing is paid
 }, 45_000);
 
 function status2(db: Database, t: string): boolean {
-  return (db.query("SELECT status FROM orders WHERE trade_no = ?").get(t) as { status: number } | null)?.status === 2;
+  return (db.query(`SELECT status FROM orders WHERE ${PUBLIC_TRADE_NO} = ?`).get(t) as { status: number } | null)?.status === 2;
 }

@@ -8,9 +8,10 @@
 // history otherwise starts with rows nobody there wrote. A source holding test data (`xpay dev`'s
 // public keys and merchant) is refused before the destination is opened, unless the caller asks to
 // leave that data behind (leave-out.ts).
+import { publicTradeNo } from "../trade-no.ts";
 import { LeaveOut, type LeaveOutRule, TestDataError } from "./leave-out.ts";
 import { DERIVED_TABLES, planCopy } from "./plan.ts";
-import { CopyError, type CopySource, type CopyTarget, type SourceSnapshot } from "./types.ts";
+import { CopyError, type CopySource, type CopyTarget, type Row, type SourceSnapshot, type TableShape } from "./types.ts";
 import { checkRow } from "./values.ts";
 
 export interface CopyResult {
@@ -110,7 +111,7 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
         let n = 0;
         let written = 0;
         for await (const rows of s.batches(t, batch)) {
-          const kept = leave ? leave.out.keep(t, rows) : rows;
+          const kept = publicNumbers(t, leave ? leave.out.keep(t, rows) : rows);
           if (kept.length > 0) await w.insert(t, kept.map((r, i) => checkRow(t, r, written + i + 1)));
           n += rows.length;
           written += kept.length;
@@ -132,6 +133,17 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
 }
 
 /** After the commit, as a later reader sees it: every table holds what was copied into it. */
+/**
+ * Every order goes under its public number: a new SQLite order's stored key (src/store/sqlite/
+ * order-keys.ts) is reached from its number only with the source's own key, which no destination
+ * has. A SQLite destination looks such numbers up as they are (sqlite-target.ts, finish).
+ */
+function publicNumbers(t: TableShape, rows: Row[]): Row[] {
+  const i = t.columns.findIndex((c) => c.name === "trade_no");
+  if (i < 0) return rows;
+  return rows.map((r) => (typeof r[i] === "string" && r[i] !== publicTradeNo(r[i] as string) ? r.map((v, k) => (k === i ? publicTradeNo(v as string) : v)) : r));
+}
+
 async function verify(target: CopyTarget, copied: CopyResult): Promise<void> {
   for (const t of copied.tables) {
     const expected = t.rows + (copied.audited && t.name === AUDIT_TABLE ? 1 : 0);

@@ -13,6 +13,13 @@ function columnsOf(t: TableShape): string {
 export const POSTGRES_ONLY_TABLES = new Set(["order_rollup_pending"]);
 
 /**
+ * Tables only SQLite has: the key its new orders' numbers are made with (migration 041). A copy
+ * writes every order under its public number (copy.ts), so the destination needs no other key
+ * than the one its own migration draws.
+ */
+export const SQLITE_ONLY_TABLES = new Set(["order_number_key"]);
+
+/**
  * Tables the destination derives from the copied rows itself: the income rollups (migration 025) are
  * kept by triggers on orders, so the destination's own inserts rebuild it (from exactly the orders
  * copied, test data left out included); copying its rows as well would count every order twice.
@@ -20,7 +27,7 @@ export const POSTGRES_ONLY_TABLES = new Set(["order_rollup_pending"]);
  * 034) is moved by the destination's own triggers as the accounts and keyed clients are inserted;
  * its one row is the destination's migration's.
  */
-export const DERIVED_TABLES = new Set(["order_rollup_day", "order_rollup_hour", "directory_version", ...POSTGRES_ONLY_TABLES]);
+export const DERIVED_TABLES = new Set(["order_rollup_day", "order_rollup_hour", "directory_version", ...POSTGRES_ONLY_TABLES, ...SQLITE_ONLY_TABLES]);
 
 /** The source's tables in a foreign-key-safe order; refuses when the two schemas differ. */
 export function planCopy(source: TableShape[], target: TableShape[]): TableShape[] {

@@ -2,6 +2,7 @@
 // (cli/database.ts openFor "create", upgrade false), so a refusal (a table holds rows) happens
 // before the schema is touched. The rows go in one IMMEDIATE transaction held across awaits (the
 // source is read asynchronously): this connection is the copy's own and nothing else uses it.
+import { forgetOrderKeys } from "../sqlite/order-keys.ts";
 import type { Database, Statement } from "bun:sqlite";
 import { currentVersion, LATEST_VERSION, migrate } from "../migrate.ts";
 import { autoincrementTables, hasSequenceTable, sqliteShapes, sqliteTableNames } from "./sqlite-shape.ts";
@@ -54,6 +55,12 @@ function writer(db: Database): TargetWriter {
       for (const r of rows) stmt.run(...(r as never[]));
     },
     async finish(_tables, highWater) {
+      // The copied orders are stored under their public numbers (copy.ts): their days are looked
+      // up as they are (src/store/sqlite/order-keys.ts).
+      if (db.query("SELECT 1 FROM sqlite_master WHERE name = 'order_number_key'").get()) {
+        db.query("UPDATE order_number_key SET legacy_through = MAX(legacy_through, COALESCE((SELECT substr(MAX(trade_no), 1, 8) FROM orders), ''))").run();
+        forgetOrderKeys(db);
+      }
       // Inserting explicit ids already raised sqlite_sequence to the highest id copied; the source's
       // generator may stand higher still (rows deleted at the top): ids are never handed out twice.
       const auto = autoincrementTables(db);

@@ -33,6 +33,7 @@ import pendingByMerchant from "./037_pending_by_merchant.ts";
 import clientSeen from "./038_client_seen.ts";
 import rollupPending from "./039_rollup_pending.ts";
 import payerAddressInTotals from "./040_payer_address_in_totals.ts";
+import orderNumberKey from "./041_order_number_key.ts";
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 38, name: "client_seen", sql: clientSeen },
   { version: 39, name: "rollup_pending", sql: rollupPending },
   { version: 40, name: "payer_address_in_totals", sql: payerAddressInTotals },
+  { version: 41, name: "order_number_key", sql: orderNumberKey },
 ];

@@ -2,6 +2,7 @@
 // over the indexes the gateway already has (orders_expiry, notifications_due, reports'
 // outcome/time index, primary keys behind the cursors), each capped. One read transaction per
 // call, so the event rows and the cursors that follow them come from one snapshot; no write lock.
+import { publicTradeNo, publicTradeNoOrNull } from "../trade-no.ts";
 import type { Database } from "bun:sqlite";
 import type { AlertEvents, FactQuery, StoredFacts } from "../../core/alerts/store.ts";
 
@@ -32,7 +33,7 @@ export function readFacts(db: Database, q: FactQuery): StoredFacts {
        FROM orders o JOIN channel_accounts a ON a.id = o.account_id
        WHERE o.status = 1 AND o.expire_time > $now GROUP BY a.id ORDER BY a.id`,
       { now: q.now },
-      (r) => ({ id: num(r.id), pid: num(r.pid), name: String(r.name), payType: String(r.pay_type), lastSeenAt: num(r.last_seen_at), pending: num(r.pending), oldestAt: num(r.oldest), tradeNo: String(r.trade_no) }),
+      (r) => ({ id: num(r.id), pid: num(r.pid), name: String(r.name), payType: String(r.pay_type), lastSeenAt: num(r.last_seen_at), pending: num(r.pending), oldestAt: num(r.oldest), tradeNo: publicTradeNo(String(r.trade_no)) }),
     );
     const failingNotifications = list(
       "failingNotifications",
@@ -42,7 +43,7 @@ export function readFacts(db: Database, q: FactQuery): StoredFacts {
        FROM notifications n
        WHERE n.status = 'pending' AND n.attempts >= $min ORDER BY n.id`,
       { min: q.minAttempts },
-      (r) => ({ id: num(r.id), tradeNo: String(r.trade_no), pid: num(r.pid), attempts: num(r.attempts), createdAt: Math.floor(num(r.created_at) / 1000), url: String(r.url), lastError: String(r.last_error ?? ""), lastStatus: numOrNull(r.last_status) }),
+      (r) => ({ id: num(r.id), tradeNo: publicTradeNo(String(r.trade_no)), pid: num(r.pid), attempts: num(r.attempts), createdAt: Math.floor(num(r.created_at) / 1000), url: String(r.url), lastError: String(r.last_error ?? ""), lastStatus: numOrNull(r.last_status) }),
     );
     const failingMerchants = list(
       "failingMerchants",
@@ -50,7 +51,7 @@ export function readFacts(db: Database, q: FactQuery): StoredFacts {
        FROM notifications n
        WHERE n.status = 'pending' AND n.attempts > 0 GROUP BY n.pid ORDER BY n.pid`,
       {},
-      (r) => ({ pid: num(r.pid), failing: num(r.failing), since: Math.floor(num(r.since_ms) / 1000), tradeNo: String(r.trade_no) }),
+      (r) => ({ pid: num(r.pid), failing: num(r.failing), since: Math.floor(num(r.since_ms) / 1000), tradeNo: publicTradeNo(String(r.trade_no)) }),
     );
     // Only for merchants failing longer than the window: the newest deliveries first, one is enough.
     const deliveredOne = db.query(
@@ -63,7 +64,7 @@ export function readFacts(db: Database, q: FactQuery): StoredFacts {
       `SELECT pid, fail_reason, COUNT(*) AS n, MIN(created_at) AS since, MAX(trade_no) AS trade_no FROM orders
        WHERE status = 5 AND expire_time >= $since AND created_at >= $since GROUP BY pid, fail_reason ORDER BY pid`,
       { since: q.createdSince },
-      (r) => ({ pid: num(r.pid), reason: String(r.fail_reason), count: num(r.n), since: num(r.since), tradeNo: String(r.trade_no) }),
+      (r) => ({ pid: num(r.pid), reason: String(r.fail_reason), count: num(r.n), since: num(r.since), tradeNo: publicTradeNo(String(r.trade_no)) }),
     );
     return { truncated, clients, pendingAccounts, failingNotifications, failingMerchants, deliveredPids, createFailures };
   })();
@@ -105,12 +106,12 @@ export function readEvents(db: Database, limit: number): AlertEvents {
 export function eventsFromRows(reports: Row[], attempts: Row[], o: { limit: number; maxReport: number; maxAttempt: number }): AlertEvents {
   const givenUp = new Map<number, AlertEvents["givenUp"][number]>();
   for (const a of attempts) {
-    givenUp.set(num(a.id), { notificationId: num(a.id), tradeNo: String(a.trade_no), pid: num(a.pid), attempts: num(a.attempts), lastError: String(a.error ?? ""), lastStatus: numOrNull(a.http_status), at: Math.floor(num(a.attempted_at) / 1000) });
+    givenUp.set(num(a.id), { notificationId: num(a.id), tradeNo: publicTradeNo(String(a.trade_no)), pid: num(a.pid), attempts: num(a.attempts), lastError: String(a.error ?? ""), lastStatus: numOrNull(a.http_status), at: Math.floor(num(a.attempted_at) / 1000) });
   }
   return {
     reports: reports.map((r) => ({
       id: num(r.id), kind: String(r.kind), pid: numOrNull(r.pid), amount: numOrNull(r.amount), payType: String(r.pay_type ?? ""), outcome: String(r.outcome), reason: String(r.reason ?? ""),
-      tradeNo: r.trade_no === null ? null : String(r.trade_no), createdAt: num(r.created_at), orderStatus: numOrNull(r.status), expireTime: numOrNull(r.expire_time), paidAt: numOrNull(r.paid_at), closedAt: numOrNull(r.closed_at),
+      tradeNo: publicTradeNoOrNull(r.trade_no), createdAt: num(r.created_at), orderStatus: numOrNull(r.status), expireTime: numOrNull(r.expire_time), paidAt: numOrNull(r.paid_at), closedAt: numOrNull(r.closed_at),
     })),
     givenUp: [...givenUp.values()],
     cursors: {

@@ -1,6 +1,7 @@
 // The assignment unit: read the report and the order, check them with the core's rule, pay the
 // order (with its outbox row) and mark the report matched, in one immediate transaction. Two
 // operators assigning the same report at once: the second finds it matched and changes nothing.
+import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AssignReportResult, AssignReportUnit } from "../../core/assign-report.ts";
 import { getReport } from "./browse.ts";
@@ -22,7 +23,7 @@ export function assignReport(db: Database, u: AssignReportUnit): AssignReportRes
     const c = reasonColumns(note);
     const r = db
       .query("UPDATE reports SET outcome = 'matched', trade_no = $t, reason = $reason, reason_code = $code, reason_args = $args WHERE id = $id AND outcome = 'unmatched'")
-      .run({ t: u.tradeNo, reason: c.reason, code: c.reasonCode ?? null, args: c.reasonArgs ?? null, id: u.reportId });
+      .run({ t: storedTradeNo(db, u.tradeNo), reason: c.reason, code: c.reasonCode ?? null, args: c.reasonArgs ?? null, id: u.reportId });
     if (r.changes !== 1) throw new Error(`report ${u.reportId} changed during its assignment`);
     return { kind: "assigned", report: { ...report, ...c, outcome: "matched", tradeNo: u.tradeNo }, order: pay.order, notificationId: pay.notificationId };
   }).immediate();

@@ -1,5 +1,6 @@
 // The operator's read side (core/browse/store.ts) on SQLite: every query walks an index in the
 // order it returns rows, so a filtered page of a million orders reads about one page of rows.
+import { publicTradeNo, storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
@@ -104,13 +105,20 @@ export function ordersFrom(q: Omit<OrderQuery, "after" | "limit">): string {
   return q.clientIp !== undefined ? "orders INDEXED BY orders_created_stats" : "orders";
 }
 
-export function searchOrders(db: Database, q: OrderQuery): Order[] {
+/** The query with its searched order number as it is stored (order-keys.ts). */
+function storedSearch<Q extends Omit<OrderQuery, "after" | "limit">>(db: Database, q: Q): Q {
+  return q.search?.tradeNo === undefined ? q : { ...q, search: { ...q.search, tradeNo: storedTradeNo(db, q.search.tradeNo) } };
+}
+
+export function searchOrders(db: Database, query: OrderQuery): Order[] {
+  const q = storedSearch(db, query);
   const bind: Bind = { limit: q.limit };
   const where = orderWhere(q, bind);
   if (q.after) {
+    // The page position is the last order shown: its stored key orders it within its second.
     where.push("(created_at, trade_no) < ($after_at, $after_no)");
     bind.after_at = q.after.createdAt;
-    bind.after_no = q.after.tradeNo;
+    bind.after_no = storedTradeNo(db, q.after.tradeNo);
   }
   const sql = `SELECT * FROM ${ordersFrom(q)} ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC, trade_no DESC LIMIT $limit`;
   return (db.query(sql).all(bind) as Row[]).map(toOrder);
@@ -121,7 +129,8 @@ export function totalsFrom(q: Omit<OrderQuery, "after" | "limit">): string {
   return q.search || q.paidFrom !== undefined || q.paidTo !== undefined ? ordersFrom(q) : "orders INDEXED BY orders_created_stats";
 }
 
-export function orderTotals(db: Database, q: Omit<OrderQuery, "after" | "limit">): OrderTotals {
+export function orderTotals(db: Database, query: Omit<OrderQuery, "after" | "limit">): OrderTotals {
+  const q = storedSearch(db, query);
   const bind: Bind = {};
   const where = orderWhere(q, bind);
   const row = db
@@ -138,8 +147,8 @@ export function notificationStates(db: Database, tradeNos: string[]): Notificati
   if (tradeNos.length === 0) return [];
   const rows = db
     .query("SELECT trade_no, status, attempts FROM notifications WHERE trade_no IN (SELECT value FROM json_each($t))")
-    .all({ t: JSON.stringify(tradeNos) }) as { trade_no: string; status: NotificationState["status"]; attempts: number }[];
-  return rows.map((r) => ({ tradeNo: r.trade_no, status: r.status, attempts: Number(r.attempts) }));
+    .all({ t: JSON.stringify(tradeNos.map((t) => storedTradeNo(db, t))) }) as { trade_no: string; status: NotificationState["status"]; attempts: number }[];
+  return rows.map((r) => ({ tradeNo: publicTradeNo(r.trade_no), status: r.status, attempts: Number(r.attempts) }));
 }
 
 export function getReport(db: Database, id: number): StoredReport | null {
@@ -148,7 +157,7 @@ export function getReport(db: Database, id: number): StoredReport | null {
 }
 
 export function reportsForOrder(db: Database, tradeNo: string, limit: number): StoredReport[] {
-  return (db.query("SELECT * FROM reports WHERE trade_no = $t ORDER BY id LIMIT $limit").all({ t: tradeNo, limit }) as Row[]).map(toReport);
+  return (db.query("SELECT * FROM reports WHERE trade_no = $t ORDER BY id LIMIT $limit").all({ t: storedTradeNo(db, tradeNo), limit }) as Row[]).map(toReport);
 }
 
 export function searchReports(db: Database, q: ReportQuery): StoredReport[] {

@@ -7,14 +7,17 @@ import { inTransaction } from "./transaction.ts";
 import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { insertedOrder } from "../created-order.ts";
+import { tradeDay } from "../../core/ids.ts";
+import { newStoredTradeNo, publicTradeNo, storedTradeNo } from "./order-keys.ts";
 
 type Row = Record<string, unknown>;
 
 const BY_TRADE_NO = prepared("SELECT * FROM orders WHERE trade_no = $t");
 const BY_OUT_TRADE_NO = prepared("SELECT * FROM orders WHERE pid = $pid AND out_trade_no = $o");
 
+/** By the public number, or by the stored key (order-keys.ts). */
 export function getOrder(db: Database, tradeNo: string): Order | null {
-  const row = BY_TRADE_NO(db).get({ t: tradeNo }) as Row | null;
+  const row = BY_TRADE_NO(db).get({ t: storedTradeNo(db, tradeNo) }) as Row | null;
   return row ? toOrder(row) : null;
 }
 
@@ -75,20 +78,26 @@ function fields(u: CreateOrderUnit, p: Placement) {
  * fall in insertion order in orders_created_stats (migration 031).
  */
 const INSERT = prepared(
-  `INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
+  `INSERT INTO orders (rowid, trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
                        notify_url, return_url, param, clientip, device, extra, created_at, expire_time, seq)
-   VALUES ($trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
-           $notify, $return, $param, $ip, $device, $extra, $now, $expire, (SELECT COALESCE(MAX(rowid), 0) + 1 FROM orders))
+   VALUES ($seq, $trade_no, $pid, $out, $family, $pay_type, $name, $amount, $status, $reason, $acc, $ta,
+           $notify, $return, $param, $ip, $device, $extra, $now, $expire, $seq)
    ON CONFLICT (trade_no) DO NOTHING`,
 );
+const NEXT_SEQ = prepared("SELECT COALESCE(MAX(rowid), 0) + 1 AS n FROM orders");
 
+/**
+ * The order's place in the sequence is its rowid (the largest + 1), and its stored key is made of
+ * it (order-keys.ts), so both the table and its primary index only grow at their end. A place
+ * whose public number an older order already has is skipped.
+ */
 function insert(db: Database, u: CreateOrderUnit, p: Placement): Order {
   const stmt = INSERT(db);
   const values = fields(u, p);
-  for (;;) {
-    const tradeNo = u.newTradeNo();
-    if (stmt.run({ ...values, trade_no: tradeNo }).changes === 1) return insertedOrder(tradeNo, u, p);
-    // else a trade_no collision: draw again
+  const day = tradeDay(u.now * 1000);
+  for (let seq = (NEXT_SEQ(db).get() as { n: number }).n; ; seq++) {
+    const stored = newStoredTradeNo(db, day, seq);
+    if (stored !== null && stmt.run({ ...values, seq, trade_no: stored }).changes === 1) return insertedOrder(publicTradeNo(stored), u, p);
   }
 }
 
@@ -118,32 +127,33 @@ function createIn(db: Database, u: CreateOrderUnit, candidates: CandidatesInTran
          status = $status, fail_reason = $reason, account_id = $acc, trade_amount = $ta
        WHERE trade_no = $t RETURNING *`,
     )
-    .get({ ...fields(u, p), t: existing.tradeNo }) as Row;
+    .get({ ...fields(u, p), t: storedTradeNo(db, existing.tradeNo) }) as Row;
   return { kind: "created", order: toOrder(row), account: p.account };
 }
 
 export function chooseOrderPayType(db: Database, tradeNo: string, payType: string, now: number, allocate: AllocationRule) {
+  const t = storedTradeNo(db, tradeNo);
   return db.transaction((): { ok: true; order: Order } | { ok: false; reason: string } => {
-    const order = getOrder(db, tradeNo);
+    const order = getOrder(db, t);
     if (!order) return { ok: false, reason: "order not found" };
     if (order.status !== 1 || now >= order.expireTime) return { ok: false, reason: "order is no longer payable" };
     if (order.payType !== "") return { ok: false, reason: "order already has a pay type" };
-    db.query("UPDATE orders SET pay_type = $p WHERE trade_no = $t").run({ p: payType, t: tradeNo });
+    db.query("UPDATE orders SET pay_type = $p WHERE trade_no = $t").run({ p: payType, t });
     const a = allocate(view(db, null));
     if (!a.ok) {
-      db.query("UPDATE orders SET pay_type = '' WHERE trade_no = $t").run({ t: tradeNo });
+      db.query("UPDATE orders SET pay_type = '' WHERE trade_no = $t").run({ t });
       return { ok: false, reason: a.reason };
     }
-    db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta WHERE trade_no = $t").run({ acc: a.account.id, ta: a.tradeAmount, t: tradeNo });
+    db.query("UPDATE orders SET account_id = $acc, trade_amount = $ta WHERE trade_no = $t").run({ acc: a.account.id, ta: a.tradeAmount, t });
     markUsed(db, a.account.id);
-    return { ok: true, order: getOrder(db, tradeNo)! };
+    return { ok: true, order: getOrder(db, t)! };
   }).immediate();
 }
 
 export function closeOrder(db: Database, tradeNo: string, now: number): boolean {
   const r = db
     .query("UPDATE orders SET status = 3, closed_at = $now WHERE trade_no = $t AND status = 1 AND expire_time > $now")
-    .run({ t: tradeNo, now });
+    .run({ t: storedTradeNo(db, tradeNo), now });
   return r.changes === 1;
 }
 

@@ -1,3 +1,4 @@
+import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
@@ -110,12 +111,12 @@ export function requeue(db: Database, tradeNo: string, nowMs: number): boolean {
   return (
     db
       .query("UPDATE notifications SET status = 'pending', next_attempt_at = $now, claimed_until = 0 WHERE trade_no = $t")
-      .run({ t: tradeNo, now: nowMs }).changes === 1
+      .run({ t: storedTradeNo(db, tradeNo), now: nowMs }).changes === 1
   );
 }
 
 export function getNotification(db: Database, tradeNo: string): (Notification & { attempts_log: NotificationAttempt[] }) | null {
-  const row = db.query("SELECT * FROM notifications WHERE trade_no = $t").get({ t: tradeNo }) as Row | null;
+  const row = db.query("SELECT * FROM notifications WHERE trade_no = $t").get({ t: storedTradeNo(db, tradeNo) }) as Row | null;
   if (!row) return null;
   const n = toNotification(row);
   const attempts = (db.query("SELECT * FROM notification_attempts WHERE notification_id = $id ORDER BY id").all({ id: n.id }) as Row[]).map(toAttempt);

@@ -1,3 +1,4 @@
+import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { getOrder } from "./orders.ts";
@@ -25,9 +26,10 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
   return joined(db, (): PayResult => {
     // The update first: its conditions are the payable ones, and the paid row comes back from it.
     // The order is read only to say why it was not paid (it changed nothing then).
-    const row = PAY(db).get({ t: u.tradeNo, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince }) as Record<string, unknown> | null;
+    const t = storedTradeNo(db, u.tradeNo);
+    const row = PAY(db).get({ t, now: u.now, api: u.apiTradeNo ?? null, buyer: u.buyer ?? null, since: u.acceptTimedOutSince }) as Record<string, unknown> | null;
     if (!row) {
-      const before = getOrder(db, u.tradeNo);
+      const before = getOrder(db, t);
       if (!before) return { kind: "not_found" };
       if (before.status === 2) return { kind: "already_paid", order: before };
       const reason =
@@ -40,7 +42,7 @@ export function payOrder(db: Database, u: PayUnit): PayResult {
     if (entry) {
       // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
       const leased = u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0;
-      const row = OUTBOX(db).get({ t: u.tradeNo, pid: paid.pid, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs, leased }) as { id: number };
+      const row = OUTBOX(db).get({ t, pid: paid.pid, family: entry.family, url: entry.url, method: entry.method, params: JSON.stringify(entry.params), now_ms: u.nowMs, leased }) as { id: number };
       notificationId = row.id;
     }
     return { kind: "paid", order: paid, notificationId };

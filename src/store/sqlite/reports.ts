@@ -1,3 +1,4 @@
+import { storedTradeNoOrNull } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { claimNonce } from "./keyed-clients.ts";
@@ -38,7 +39,7 @@ export function insertReport(db: Database, r: ReportRecord, o: { nonce?: NonceCl
     const row = INSERT(db).get({
       kind: r.kind, pid: r.pid, client: r.client, raw: r.raw, amount: r.amount, pay_type: r.payType, code: r.channelCode,
       key: r.dedupeKey, outcome, reason: duplicate ? DUPLICATE : r.reason, rcode: duplicate ? "duplicate" : (r.reasonCode ?? null),
-      rargs: duplicate ? "{}" : (r.reasonArgs ?? null), trade_no: duplicate ? null : r.tradeNo, at: r.createdAt,
+      rargs: duplicate ? "{}" : (r.reasonArgs ?? null), trade_no: duplicate ? null : storedTradeNoOrNull(db, r.tradeNo), at: r.createdAt,
     }) as { id: number };
     return { id: row.id, duplicate };
   });
