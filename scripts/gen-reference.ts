@@ -30,7 +30,8 @@ export function renderReference(): string {
     "`clientip`, the hash `attach` and `plugins`, ...) must not hold an `&` followed by `key=` (any text, then `=`, before",
     "the next `&`): whoever chose it could regroup a signed text into other fields. Every family refuses it at create, in",
     "its own error shape; a plain `&` (`Tom & Jerry`, `商品+&x`) is fine. `trade_no` is 20 digits: `yyyyMMdd` (China time)",
-    "and 12 random digits.",
+    "and 12 digits that cannot be guessed (drawn at random on PostgreSQL; on SQLite the order's place in its sequence,",
+    "encrypted under the database's own key).",
     "",
   ];
   for (const fam of FAMILIES) {

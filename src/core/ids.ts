@@ -1,7 +1,8 @@
 import { randomInt } from "node:crypto";
 
 /**
- * 20 digits: yyyyMMdd (China time, the operators' day) + 12 random digits. The number is the only
+ * 20 digits: yyyyMMdd (China time, the operators' day) + 12 random digits (PostgreSQL's; SQLite
+ * makes its 12 digits from the order's place, store/sqlite/order-keys.ts). The number is the only
  * key of the public cashier API (order_id guards qrcode and pay-type), so it must not be walkable:
  * yyyyMMddHHmmss + 6 random digits left 10^6 (20 bits) per second, and whoever knew roughly when
  * an order was made could try them all. 10^12 (40 bits) per day now, with nothing to learn from

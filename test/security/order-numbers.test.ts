@@ -93,3 +93,37 @@ describe("lookups that miss", () => {
     expect(events.filter((e) => e.name === "order.lookup_miss").length).toBe(10);
   });
 });
+
+describe("trade_no on SQLite (made from the order's place, migration 041)", () => {
+  test("a thousand numbers made one after another look drawn at random: every digit position takes every value, neighbours share nothing", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock();
+    const gw = openGateway({ db: join(dir, "t.db"), clock });
+    try {
+      await gw.store.addMerchant({ pid: 1001, name: "S", secret: SECRET, now: clock.now() });
+      await gw.store.addChannel({ pid: 0, payType: "alipay", code: "alipay_qr", name: "A", qrcode: "q", now: clock.now(), maxAmount: 10_000_000 });
+      const app = buildApp(gw);
+      const numbers: string[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const made = await app.handle(new Request("http://localhost/xpay/order/create", { method: "POST", body: new URLSearchParams(nativeCreate({ out_trade_no: `SEQ-${i}`, money: `${1 + i}.00` })) }));
+        numbers.push(((await made.json()) as any).data.trade_no);
+      }
+      const day = numbers[0]!.slice(0, 8);
+      for (const n of numbers) expect(n).toMatch(new RegExp(`^${day}\\d{12}$`));
+      expect(new Set(numbers).size).toBe(1000);
+      for (let i = 8; i < 20; i++) expect(new Set(numbers.map((n) => n[i])).size).toBe(10);
+      // Consecutive orders: their 12 digits agree in about a tenth of the positions, as random ones do.
+      let same = 0;
+      for (let k = 1; k < numbers.length; k++) for (let i = 8; i < 20; i++) if (numbers[k]![i] === numbers[k - 1]![i]) same++;
+      expect(same / (999 * 12)).toBeGreaterThan(0.07);
+      expect(same / (999 * 12)).toBeLessThan(0.13);
+      // Nor does the number grow with the order: about half of the neighbours go down.
+      const down = numbers.slice(1).filter((n, k) => n < numbers[k]!).length;
+      expect(down).toBeGreaterThan(400);
+      expect(down).toBeLessThan(600);
+    } finally {
+      gw.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
