@@ -1,8 +1,8 @@
 // Row <-> domain mapping, in one place so column names live next to each other.
-import { publicTradeNo, publicTradeNoOrNull } from "./trade-no.ts";
 import type { ChannelAccount, Family, Merchant, Order, OrderStatus } from "../core/types.ts";
 import type { MonitorClient, Notification, NotificationAttempt, StoredReport } from "../core/store.ts";
 import type { HeldSlot } from "../core/slots/store.ts";
+import { publicTradeNo, publicTradeNoOrNull } from "./trade-no.ts";
 
 type Row = Record<string, unknown>;
 const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));

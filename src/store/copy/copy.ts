@@ -132,7 +132,6 @@ async function fill(source: CopySource, s: SourceSnapshot, target: CopyTarget, b
   return { version: s.version, tables: done, audited, left };
 }
 
-/** After the commit, as a later reader sees it: every table holds what was copied into it. */
 /**
  * Every order goes under its public number: a new SQLite order's stored key (src/store/sqlite/
  * order-keys.ts) is reached from its number only with the source's own key, which no destination
@@ -144,6 +143,7 @@ function publicNumbers(t: TableShape, rows: Row[]): Row[] {
   return rows.map((r) => (typeof r[i] === "string" && r[i] !== publicTradeNo(r[i] as string) ? r.map((v, k) => (k === i ? publicTradeNo(v as string) : v)) : r));
 }
 
+/** After the commit, as a later reader sees it: every table holds what was copied into it. */
 async function verify(target: CopyTarget, copied: CopyResult): Promise<void> {
   for (const t of copied.tables) {
     const expected = t.rows + (copied.audited && t.name === AUDIT_TABLE ? 1 : 0);

@@ -2,12 +2,12 @@
 // (cli/database.ts openFor "create", upgrade false), so a refusal (a table holds rows) happens
 // before the schema is touched. The rows go in one IMMEDIATE transaction held across awaits (the
 // source is read asynchronously): this connection is the copy's own and nothing else uses it.
-import { forgetOrderKeys } from "../sqlite/order-keys.ts";
 import type { Database, Statement } from "bun:sqlite";
 import { currentVersion, LATEST_VERSION, migrate } from "../migrate.ts";
 import { autoincrementTables, hasSequenceTable, sqliteShapes, sqliteTableNames } from "./sqlite-shape.ts";
 import type { CopyTarget, Row, TableShape, TargetWriter } from "./types.ts";
 import { quote } from "./values.ts";
+import { forgetOrderKeys } from "../sqlite/order-keys.ts";
 
 export function sqliteTarget(db: Database, where: string): CopyTarget {
   return {

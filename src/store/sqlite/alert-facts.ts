@@ -2,9 +2,9 @@
 // over the indexes the gateway already has (orders_expiry, notifications_due, reports'
 // outcome/time index, primary keys behind the cursors), each capped. One read transaction per
 // call, so the event rows and the cursors that follow them come from one snapshot; no write lock.
-import { publicTradeNo, publicTradeNoOrNull } from "../trade-no.ts";
 import type { Database } from "bun:sqlite";
 import type { AlertEvents, FactQuery, StoredFacts } from "../../core/alerts/store.ts";
+import { publicTradeNo, publicTradeNoOrNull } from "../trade-no.ts";
 
 type Row = Record<string, unknown>;
 const num = (v: unknown) => Number(v ?? 0);

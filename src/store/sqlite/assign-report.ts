@@ -1,13 +1,13 @@
 // The assignment unit: read the report and the order, check them with the core's rule, pay the
 // order (with its outbox row) and mark the report matched, in one immediate transaction. Two
 // operators assigning the same report at once: the second finds it matched and changes nothing.
-import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AssignReportResult, AssignReportUnit } from "../../core/assign-report.ts";
 import { getReport } from "./browse.ts";
 import { getOrder } from "./orders.ts";
 import { payOrder } from "./pay.ts";
 import { reasonColumns } from "../report-reasons.ts";
+import { storedTradeNo } from "./order-keys.ts";
 
 export function assignReport(db: Database, u: AssignReportUnit): AssignReportResult {
   return db.transaction((): AssignReportResult => {

@@ -1,11 +1,11 @@
 // The operator's read side (core/browse/store.ts) on SQLite: every query walks an index in the
 // order it returns rows, so a filtered page of a million orders reads about one page of rows.
-import { publicTradeNo, storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AttentionRows, BrowseStore, CandidateQuery, NotificationState, OrderQuery, OrderTotals, ReportQuery } from "../../core/browse/store.ts";
 import type { StoredReport } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toNotification, toOrder, toReport } from "../rows.ts";
+import { publicTradeNo, storedTradeNo } from "./order-keys.ts";
 
 type Row = Record<string, unknown>;
 type Bind = Record<string, string | number | null>;

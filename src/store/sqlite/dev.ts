@@ -1,9 +1,9 @@
 // SQLite side of the DevStore sub-port (src/core/dev/store.ts): units only `xpay dev` calls.
-import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { DevStore, ExpireNowResult } from "../../core/dev/store.ts";
 import { getOrder } from "./orders.ts";
 import { inTransaction } from "./transaction.ts";
+import { storedTradeNo } from "./order-keys.ts";
 
 export class SqliteDevStore implements DevStore {
   constructor(private readonly db: Database) {}

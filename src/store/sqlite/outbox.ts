@@ -1,10 +1,10 @@
-import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { AttemptOutcome, ClaimFilter, Notification, NotificationAttempt, NotificationFilter } from "../../core/store.ts";
 import { noteAttempt } from "./delivery.ts";
 import { toAttempt, toNotification } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { inTransaction } from "./transaction.ts";
+import { storedTradeNo } from "./order-keys.ts";
 
 type Row = Record<string, unknown>;
 

@@ -1,10 +1,10 @@
-import { storedTradeNo } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { getOrder } from "./orders.ts";
 import { toOrder } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { joined } from "./transaction.ts";
+import { storedTradeNo } from "./order-keys.ts";
 
 const PAY = prepared(
   `UPDATE orders SET status = 2, paid_at = $now, api_trade_no = COALESCE($api, api_trade_no), buyer = COALESCE($buyer, buyer)

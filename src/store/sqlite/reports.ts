@@ -1,4 +1,3 @@
-import { storedTradeNoOrNull } from "./order-keys.ts";
 import type { Database } from "bun:sqlite";
 import type { NonceClaim, ReportBound, ReportRecord, StoredReport } from "../../core/store.ts";
 import { claimNonce } from "./keyed-clients.ts";
@@ -7,6 +6,7 @@ import { DUPLICATE } from "../report-reasons.ts";
 import { toReport } from "../rows.ts";
 import { prepared } from "./statement.ts";
 import { joined } from "./transaction.ts";
+import { storedTradeNoOrNull } from "./order-keys.ts";
 
 const SEEN = prepared("SELECT 1 FROM reports WHERE dedupe_key = $k AND outcome IN ('matched', 'unmatched')");
 const INSERT = prepared(
