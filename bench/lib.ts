@@ -69,6 +69,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** the answers' mean time, ms: with CONNECTIONS always busy, about CONNECTIONS / rps */
+  mean: number;
   requests: number;
   ok: number;
   failed: number;
@@ -131,11 +133,12 @@ export function answerTimes(run: autocannon.Instance): number[] {
   return times;
 }
 
-/** p50 and p99 of answerTimes, in ms to two decimals (NaN when nothing answered). */
-export function answerPercentiles(times: number[]): { p50: number; p99: number } {
+/** p50, p99 and the mean of answerTimes, in ms to two decimals (NaN when nothing answered). */
+export function answerPercentiles(times: number[]): { p50: number; p99: number; mean: number } {
   const sorted = Array.from(Float64Array.from(times).sort());
-  const at = (p: number) => Math.round(percentile(sorted, p) * 100) / 100;
-  return { p50: at(50), p99: at(99) };
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const at = (p: number) => round(percentile(sorted, p));
+  return { p50: at(50), p99: at(99), mean: sorted.length ? round(sorted.reduce((a, b) => a + b, 0) / sorted.length) : NaN };
 }
 
 /** The first line a child process prints (the baseline server prints its port). */

@@ -61,7 +61,7 @@ export async function createLoad(arm: Arm, name: string, seconds: number, bodies
   return {
     name, steal, rps: sum((r) => r.requests.average),
     // of two instances, the slower one's percentiles (the client waits for both)
-    p50: Math.max(...runs.map((x) => x.p50)), p99: Math.max(...runs.map((x) => x.p99)),
+    p50: Math.max(...runs.map((x) => x.p50)), p99: Math.max(...runs.map((x) => x.p99)), mean: Math.max(...runs.map((x) => x.mean)),
     requests: sum((r) => r.requests.total), ok, failed, errors: sum((r) => r.errors + r.timeouts), outTradeNos: made,
   };
 }

@@ -3,10 +3,11 @@
 import { expect, test } from "bun:test";
 import { answerPercentiles } from "../../bench/lib.ts";
 
-test("p50 and p99 keep the fraction of a millisecond", () => {
-  // 100 answers: 98 at 4.2 ms, then 10.74 and 12.5: the 99th is 10.74 (autocannon's histogram: 10).
+test("p50, p99 and the mean keep the fraction of a millisecond", () => {
+  // 100 answers: 98 at 4.2 ms, then 10.74 and 12.5: the 99th is 10.74 (autocannon's histogram: 10);
+  // the mean (411.6 + 23.24) / 100 = 4.3484, to two decimals.
   const times = [...Array.from({ length: 98 }, () => 4.2), 12.5, 10.74];
-  expect(answerPercentiles(times)).toEqual({ p50: 4.2, p99: 10.74 });
+  expect(answerPercentiles(times)).toEqual({ p50: 4.2, p99: 10.74, mean: 4.35 });
 });
 
 test("the order the answers came in does not matter, and times are read as numbers, not text", () => {
@@ -18,5 +19,5 @@ test("the order the answers came in does not matter, and times are read as numbe
 
 test("no answers: no percentile", () => {
   const r = answerPercentiles([]);
-  expect(Number.isNaN(r.p50) && Number.isNaN(r.p99)).toBe(true);
+  expect(Number.isNaN(r.p50) && Number.isNaN(r.p99) && Number.isNaN(r.mean)).toBe(true);
 });

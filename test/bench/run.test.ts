@@ -18,7 +18,7 @@ test("npm run bench completes: every scenario measured, no failures, every notif
   const rows = out.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| scenario") && !l.startsWith("| report"));
   const cells = rows.map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
   expect(cells.map((c) => c[0])).toEqual(["native order/create, round 1", "native order/status", "epay V2 create (RSA)", "template api/order/info"]);
-  for (const [name, rps, p50, p99, baseline, , ok, failed, errors] of cells) {
+  for (const [name, rps, p50, p99, baseline, baselineP99, , ok, failed, errors] of cells) {
     expect({ name, failed, errors }).toEqual({ name, failed: "0", errors: "0" });
     // The answers' own times, with their fraction: autocannon's histogram read these 0.3-0.9 ms p50s as 0.
     expect(Number(p50)).toBeGreaterThan(0);
@@ -26,7 +26,17 @@ test("npm run bench completes: every scenario measured, no failures, every notif
     expect(Number(ok)).toBeGreaterThan(0);
     expect(Number(rps)).toBeGreaterThan(0);
     expect(Number(baseline)).toBeGreaterThan(0);
+    expect(Number(baselineP99)).toBeGreaterThan(0);
   }
+  // The create's tail beside the bare baseline's, and the rate a p99 under 10 ms would take at it.
+  const tail = /^create p99 \/ mean ([\d.]+) \(mean ([\d.]+) ms\); the bare baseline's ([\d.]+) in the same rounds \(p99 ([\d.]+) ms\): at its median ([\d.]+), a p99 under 10 ms takes about (\d+) creates\/s$/m.exec(out);
+  expect(tail).not.toBeNull();
+  const [, createTimes, createMean, baseTimes, , baseMedian, need] = tail!.map(Number);
+  expect(createTimes).toBeGreaterThanOrEqual(1);
+  expect(createMean).toBeGreaterThan(0);
+  expect(baseTimes).toBeGreaterThanOrEqual(1);
+  // baseMedian is printed to two decimals: 800 times its rounding (0.005) is 4.
+  expect(Math.abs(need! - (8 * 1000 * baseMedian!) / 10)).toBeLessThanOrEqual(5);
 
   const notify = /\| report -> paid -> notification \| (\d+) notifications\/s .*\| (\d+)\/(\d+) delivered \| (\d+) reports not matched/.exec(out);
   expect(notify).not.toBeNull();
