@@ -37,7 +37,7 @@ export function median(xs: number[]): number {
  * The create's p99 against the bare baseline's own tail, round by round. With every connection
  * always busy, the mean answer time is the connections over the rate, and the p99 a multiple of
  * it that the harness sets as much as the server: the bare baseline, which does nothing, has one
- * too (about 3 on this machine's slow hosts, 2026-12-01 23:20). At the baseline's multiple, a p99
+ * too (3.7-4.9 in the rounds of two runs on a slow host, docs/benchmarks.md 2026-12-01 23:07). At the baseline's multiple, a p99
  * under 10 ms takes a mean under 10 / multiple ms, a rate the line gives.
  */
 export function tail(creates: Pair[]): string {
