@@ -29,6 +29,28 @@ describe("FF1 over decimal digits", () => {
     }
   });
 
+  test("many at once: each number as encrypt makes it alone (and as @noble/ciphers does), whatever the length, key, tweak and count", () => {
+    for (let n = 6; n <= 18; n++) {
+      const key = randomBytes(16);
+      const tweak = randomBytes(n % 3 === 0 ? 0 : n + 3);
+      const ours = ff1Digits(key, tweak);
+      for (const count of [1, 2, 17, 64]) {
+        const xs = Array.from({ length: count }, () => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join(""));
+        xs[0] = "9".repeat(n); // the largest halves
+        if (count > 1) xs[1] = "0".repeat(n);
+        const many = ours.encryptMany(xs);
+        expect(many).toHaveLength(count);
+        xs.forEach((x, j) => {
+          expect(many[j]).toBe(ours.encrypt(x));
+          expect(ours.decrypt(many[j]!)).toBe(x);
+        });
+        expect(many[0]).toBe(FF1(10, key, tweak).encrypt([...xs[0]!].map(Number)).join(""));
+      }
+    }
+    expect(ff1Digits(NIST_KEY).encryptMany(["0123456789", "0123456789"])).toEqual(["2433477484", "2433477484"]);
+    expect(ff1Digits(NIST_KEY).encryptMany([])).toEqual([]);
+  });
+
   test("a permutation: every 6-digit string has its own number and comes back", () => {
     const c = ff1Digits(randomBytes(16));
     const seen = new Set<string>();
@@ -56,6 +78,7 @@ describe("FF1 over decimal digits", () => {
     expect(() => c.encrypt("12345")).toThrow(/6 to 18/);
     expect(() => c.encrypt("1".repeat(19))).toThrow(/6 to 18/);
     expect(() => c.encrypt("12345a")).toThrow(/6 to 18/);
+    expect(() => c.encryptMany(["123456", "1234567"])).toThrow(/one length/);
     expect(() => ff1Digits(randomBytes(32))).toThrow(/16 bytes/);
   });
 });

@@ -9,7 +9,7 @@ import { ff1Digits } from "../../src/core/ff1.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { SqliteStore } from "../../src/store/sqlite/index.ts";
-import { publicTradeNo, storedTradeNo } from "../../src/store/sqlite/order-keys.ts";
+import { newStoredTradeNo, publicTradeNo, storedTradeNo } from "../../src/store/sqlite/order-keys.ts";
 import { PUBLIC_TRADE_NO_SQL } from "../../src/store/trade-no.ts";
 import { account, create, merchant, outboxOf, payUnit, T0 } from "../store-contract/harness.ts";
 
@@ -59,6 +59,26 @@ test("a new order is stored as day + its place + FF1 of its place under the data
   expect(await other.getOrder(made[0]!.tradeNo)).toBeNull();
   s.close();
   other.close();
+});
+
+test("places encrypted ahead give the key each place makes alone: in order, across passes, backwards and where places gain a digit", async () => {
+  const s = SqliteStore.open(file());
+  const ff1 = ff1Digits(new Uint8Array((s.db.query("SELECT key FROM order_number_key").get() as { key: Uint8Array }).key));
+  const alone = (seq: number) => {
+    const place = String(seq).padStart(12, "0");
+    return DAY + place + ff1.encrypt(place);
+  };
+  const seqs = [
+    ...Array.from({ length: 200 }, (_, i) => i + 1), // three passes and part of a fourth
+    5, 130, 129, 64, 65, // behind and inside passes already made (a rolled-back place is taken again)
+    ...Array.from({ length: 20 }, (_, i) => 999_999_999_990 + i), // a pass cut where the places gain a digit
+    999_999_999_995,
+    1,
+  ];
+  for (const seq of seqs) expect(newStoredTradeNo(s.db, DAY, seq)).toBe(alone(seq));
+  expect(newStoredTradeNo(s.db, DAY, 1_000_000_000_003)).toHaveLength(34);
+  for (const seq of [1, 64, 1_000_000_000_003]) expect(storedTradeNo(s.db, publicTradeNo(newStoredTradeNo(s.db, DAY, seq)!))).toBe(newStoredTradeNo(s.db, DAY, seq)!);
+  s.close();
 });
 
 test("a number nobody was given is not found, whatever its digits", async () => {

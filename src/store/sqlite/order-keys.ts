@@ -24,7 +24,15 @@ interface OrderKeys {
   cipher: DigitCipher;
   /** The last day (yyyyMMdd) that may hold an order stored under its public number. */
   legacyThrough: string;
+  /** FF1 of the places from `from` on, encrypted together (placeDigits). */
+  ahead: { from: number; digits: string[] };
 }
+
+/**
+ * How many places are encrypted in one pass. Places are taken one after another, so the next
+ * creates find theirs made: 0.7 µs a number against 3.5-4 µs one by one (ff1.ts).
+ */
+const AHEAD = 64;
 
 const byDb = new WeakMap<Database, OrderKeys | null>();
 
@@ -54,7 +62,7 @@ function keysOf(db: Database): OrderKeys | null {
     // A file below 041 (read without migrating) has no table and no stored key of the new form.
     const table = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'order_number_key'").get();
     const row = table ? (db.query("SELECT key, legacy_through FROM order_number_key WHERE id = 1").get() as { key: Uint8Array; legacy_through: string } | null) : null;
-    k = row ? { cipher: ff1Digits(new Uint8Array(row.key)), legacyThrough: row.legacy_through } : null;
+    k = row ? { cipher: ff1Digits(new Uint8Array(row.key)), legacyThrough: row.legacy_through, ahead: { from: 0, digits: [] } } : null;
     byDb.set(db, k);
   }
   return k;
@@ -89,7 +97,19 @@ export function newStoredTradeNo(db: Database, day: string, seq: number): string
   const k = keysOf(db);
   if (!k) throw new Error("the database has no order-number key (ensureOrderKeys)");
   const place = String(seq).padStart(12, "0");
-  const digits = k.cipher.encrypt(place);
+  const digits = placeDigits(k, seq, place);
   if (day <= k.legacyThrough && db.query("SELECT 1 FROM orders WHERE trade_no = $t").get({ t: day + digits })) return null;
   return day + place + digits;
+}
+
+/** FF1 of the place `seq` (written `place`): from the places encrypted ahead, or a new pass from it. */
+function placeDigits(k: OrderKeys, seq: number, place: string): string {
+  const made = k.ahead.digits[seq - k.ahead.from];
+  if (made !== undefined) return made;
+  // One pass takes one length of place: it stops where the places gain a digit (10^12 on).
+  const end = Math.min(seq + AHEAD, 10 ** place.length);
+  const places = [place];
+  for (let s = seq + 1; s < end; s++) places.push(String(s).padStart(place.length, "0"));
+  k.ahead = { from: seq, digits: k.cipher.encryptMany(places) };
+  return k.ahead.digits[0]!;
 }
