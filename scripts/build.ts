@@ -41,7 +41,7 @@ export function compile(o: CompileOptions): void {
   mkdirSync(dirname(o.outfile), { recursive: true });
   const define = (name: string, value: string) => ["--define", `${name}=${JSON.stringify(value)}`];
   const args = [
-    process.execPath, "build", "--compile", "--minify", "--sourcemap=none",
+    process.execPath, "build", "--compile", "--splitting", "--minify", "--sourcemap=none",
     ...(o.bunTarget ? [`--target=${o.bunTarget}`] : []),
     ...(o.runtime ? [`--compile-executable-path=${o.runtime}`] : []),
     ...define("XPAY_BUILD_COMMIT", o.facts.commit),

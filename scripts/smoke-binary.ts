@@ -3,7 +3,7 @@
 // verified, order inspect, and a clean stop on SIGTERM (exit 0, nothing left running).
 // XPAY_SMOKE_RUNNER runs the binary through an emulator for another CPU (scripts/test-release.ts:
 // "qemu-aarch64 -L /usr/aarch64-linux-gnu" for the linux-arm64 release file); waits grow with it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { md5Sign } from "../src/protocols/signing.ts";
@@ -65,6 +65,11 @@ try {
     await Bun.sleep(100);
   }
   step("healthz: notification worker and WAL checkpoint thread alive");
+  // serve restarted itself, in the same process, with its allocator setting (src/cli/allocator.ts);
+  // under an emulator (qemu-user, no binfmt entry) it cannot, and goes on as it is.
+  const environ = process.env.MIMALLOC_PURGE_DELAY === undefined && !process.env.XPAY_SMOKE_RUNNER ? `/proc/${server.pid}/environ` : "";
+  if (existsSync(environ) && !readFileSync(environ, "utf8").split("\0").includes("MIMALLOC_PURGE_DELAY=-1")) throw new Error("serve runs without MIMALLOC_PURGE_DELAY=-1");
+  if (existsSync(environ)) step("serve restarted itself with MIMALLOC_PURGE_DELAY=-1 (same process)");
   const icon = await fetch(`${base}/favicon.ico`);
   const iconBytes = new Uint8Array(await icon.arrayBuffer());
   if (icon.status !== 200 || icon.headers.get("content-type") !== "image/x-icon" || iconBytes[2] !== 1 || iconBytes.length < 1000) throw new Error(`/favicon.ico: ${icon.status} ${icon.headers.get("content-type")} ${iconBytes.length} bytes`);

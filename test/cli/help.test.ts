@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Command, Option } from "commander";
-import { buildProgram } from "../../src/cli/main.ts";
+import { buildProgram } from "../../src/cli/program.ts";
 import { tempDir } from "../helpers.ts";
 
 const dir = tempDir("xpay-help-");

@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { buildProgram } from "../../src/cli/main.ts";
+import { buildProgram } from "../../src/cli/program.ts";
 
 const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
 const pathOf = (c: Command): string => (c.parent ? `${pathOf(c.parent)} ${c.name()}` : c.name());
