@@ -67,9 +67,9 @@ try {
   step("healthz: notification worker and WAL checkpoint thread alive");
   // serve restarted itself, in the same process, with its allocator setting (src/cli/allocator.ts);
   // under an emulator (qemu-user, no binfmt entry) it cannot, and goes on as it is.
-  const environ = process.env.MIMALLOC_PURGE_DELAY === undefined && !process.env.XPAY_SMOKE_RUNNER ? `/proc/${server.pid}/environ` : "";
-  if (existsSync(environ) && !readFileSync(environ, "utf8").split("\0").includes("MIMALLOC_PURGE_DELAY=-1")) throw new Error("serve runs without MIMALLOC_PURGE_DELAY=-1");
-  if (existsSync(environ)) step("serve restarted itself with MIMALLOC_PURGE_DELAY=-1 (same process)");
+  const environ = process.env.MIMALLOC_PURGE_HOLES === undefined && !process.env.XPAY_SMOKE_RUNNER ? `/proc/${server.pid}/environ` : "";
+  if (existsSync(environ) && !readFileSync(environ, "utf8").split("\0").includes("MIMALLOC_PURGE_HOLES=0")) throw new Error("serve runs without MIMALLOC_PURGE_HOLES=0");
+  if (existsSync(environ)) step("serve restarted itself with MIMALLOC_PURGE_HOLES=0 (same process)");
   const icon = await fetch(`${base}/favicon.ico`);
   const iconBytes = new Uint8Array(await icon.arrayBuffer());
   if (icon.status !== 200 || icon.headers.get("content-type") !== "image/x-icon" || iconBytes[2] !== 1 || iconBytes.length < 1000) throw new Error(`/favicon.ico: ${icon.status} ${icon.headers.get("content-type")} ${iconBytes.length} bytes`);

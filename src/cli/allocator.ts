@@ -1,14 +1,15 @@
-// `xpay serve` runs with Bun's allocator (mimalloc) told never to hand freed memory back to the
-// system: MIMALLOC_PURGE_DELAY=-1. Under load its purges were a cost of their own: every few
-// milliseconds it returned pages that the next requests faulted back in, each return a madvise
-// whose TLB flush interrupts both cores. Measured 2026-12-02 (docs/benchmarks.md): more creates
-// a second, a lower p99, a higher peak RSS, and memory freed after a burst kept instead of
-// returned (docs/decisions/operations.md, "The allocator keeps what it freed").
+// `xpay serve` runs with Bun's allocator (mimalloc 3) told not to purge the holes of its pages:
+// MIMALLOC_PURGE_HOLES=0. With it on, every 100 ms mimalloc returned the free ranges inside pages
+// still in use, which the next requests faulted back in: each return a madvise whose TLB flush
+// interrupts both cores, and its own thread's time. Whole free pages are still returned (after
+// MIMALLOC_PURGE_DELAY, 100 ms). Measured 2026-12-02 (docs/benchmarks.md): less server CPU a
+// create, a lower p99, faster console exports, a higher RSS after a burst
+// (docs/decisions/operations.md, "The allocator's holes").
 //
-// mimalloc reads the variable once, as the process starts, so serve starts itself again with it
+// mimalloc reads its variables once, as the process starts, so serve starts itself again with it
 // (execve: the same process id, nothing left behind), before the CLI is loaded (main.ts). An
 // operator's own value, any value, is kept as it is.
-const VARIABLE = "MIMALLOC_PURGE_DELAY";
+const VARIABLE = "MIMALLOC_PURGE_HOLES";
 
 /**
  * The command the arguments name: the first that is not an option nor the value of the one global
@@ -39,7 +40,7 @@ export function restartServeWithAllocator(argv: readonly string[]): void {
   const warn = process.emitWarning;
   process.emitWarning = () => {};
   try {
-    process.execve?.(command[0]!, command, { ...process.env, [VARIABLE]: "-1" });
+    process.execve?.(command[0]!, command, { ...process.env, [VARIABLE]: "0" });
   } catch {
     // The program cannot be started again as it was (an executable run under an emulator such as
     // qemu-user, with no binfmt entry for its own format: ENOEXEC): serve goes on here, unchanged.

@@ -1,4 +1,4 @@
-// serve restarts itself with MIMALLOC_PURGE_DELAY=-1 (src/cli/allocator.ts): in the same process
+// serve restarts itself with MIMALLOC_PURGE_HOLES=0 (src/cli/allocator.ts): in the same process
 // (a supervisor's pid stays the server's), with bun's own flags kept, and never over an operator's
 // value. The executable's restart is checked by scripts/smoke-binary.ts.
 import { afterAll, describe, expect, test } from "bun:test";
@@ -34,10 +34,10 @@ const db = join(dir, "xpay.db");
 const BUN = join(ROOT, "node_modules/.bin/bun");
 
 /** Starts serve with `cmd` and the variable as given; answers what the serving process runs with. */
-async function serveWith(cmd: string[], purgeDelay: string | undefined) {
+async function serveWith(cmd: string[], purgeHoles: string | undefined) {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", XPAY_DB: db, PATH: `${join(ROOT, "node_modules/.bin")}:${process.env.PATH}` };
-  delete env.MIMALLOC_PURGE_DELAY;
-  if (purgeDelay !== undefined) env.MIMALLOC_PURGE_DELAY = purgeDelay;
+  delete env.MIMALLOC_PURGE_HOLES;
+  if (purgeHoles !== undefined) env.MIMALLOC_PURGE_HOLES = purgeHoles;
   const p = Bun.spawn([...cmd, "serve", "--port", "0", "--no-admin"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
   started.push(p);
   const reader = p.stdout.getReader();
@@ -56,7 +56,7 @@ async function serveWith(cmd: string[], purgeDelay: string | undefined) {
   p.kill("SIGTERM");
   expect(await p.exited).toBe(0);
   expect(await new Response(p.stderr).text()).not.toContain("Warning"); // Bun's note that execve is experimental is not shown
-  return { setting: environ.find((e) => e.startsWith("MIMALLOC_PURGE_DELAY=")), argv, children };
+  return { setting: environ.find((e) => e.startsWith("MIMALLOC_PURGE_HOLES=")), argv, children };
 }
 
 describe.if(existsSync("/proc/self/environ"))("serve's own process", () => {
@@ -64,20 +64,20 @@ describe.if(existsSync("/proc/self/environ"))("serve's own process", () => {
 
   test("bun src/cli/main.ts serve: restarted in the same process with the setting, bun's flags kept", async () => {
     const r = await serveWith([BUN, "--smol", join(ROOT, "src/cli/main.ts")], undefined);
-    expect(r.setting).toBe("MIMALLOC_PURGE_DELAY=-1");
+    expect(r.setting).toBe("MIMALLOC_PURGE_HOLES=0");
     expect(r.argv.slice(1)).toEqual(["--smol", join(ROOT, "src/cli/main.ts"), "serve", "--port", "0", "--no-admin"]);
     expect(r.children).toBe("");
   }, 30_000);
 
   test("bin/xpay serve: the same", async () => {
     const r = await serveWith([join(ROOT, "bin/xpay")], undefined);
-    expect(r.setting).toBe("MIMALLOC_PURGE_DELAY=-1");
+    expect(r.setting).toBe("MIMALLOC_PURGE_HOLES=0");
     expect(r.argv.slice(-5)).toEqual([join(ROOT, "bin/xpay"), "serve", "--port", "0", "--no-admin"]);
   }, 30_000);
 
   test("an operator's value is kept", async () => {
-    const r = await serveWith([BUN, join(ROOT, "src/cli/main.ts")], "25");
-    expect(r.setting).toBe("MIMALLOC_PURGE_DELAY=25");
+    const r = await serveWith([BUN, join(ROOT, "src/cli/main.ts")], "1");
+    expect(r.setting).toBe("MIMALLOC_PURGE_HOLES=1");
     expect(r.argv.slice(1)).toEqual([join(ROOT, "src/cli/main.ts"), "serve", "--port", "0", "--no-admin"]);
   }, 30_000);
 });
