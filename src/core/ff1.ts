@@ -97,8 +97,8 @@ interface Shape {
 }
 
 /**
- * x mod m for whole numbers x < 2^53 and m < 2^31: the double quotient's floor may be one off, and
- * one correction fixes it. `%` on doubles compiles to fmod, which took over half of a number's time.
+ * x mod m for whole numbers x < 2^52 and m < 2^31 (here x < 2^46): the double quotient's floor may
+ * be one off, and one correction fixes it. `%` on doubles compiles to fmod, which took over half of a number's time.
  */
 function modExact(x: number, m: number): number {
   const r = x - Math.floor(x / m) * m;
