@@ -1,6 +1,6 @@
 // Smoke test of the compiled executable itself, from an empty temp dir: serve on a free port,
 // merchant add, channel add, a native create, simulate-pay, the notification received and
-// verified, order inspect, and a clean stop on SIGTERM (exit 0, nothing left running).
+// verified, order inspect, and a clean stop on SIGTERM (exit 0, nothing left running, no -wal or -shm).
 // XPAY_SMOKE_RUNNER runs the binary through an emulator for another CPU (scripts/test-release.ts:
 // "qemu-aarch64 -L /usr/aarch64-linux-gnu" for the linux-arm64 release file); waits grow with it.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -118,6 +118,9 @@ try {
   if (code !== 0) throw new Error(`serve did not stop cleanly on SIGTERM: ${code}`);
   server = null;
   step("SIGTERM: exit 0");
+  // Every connection closed, the threads' too (their workers are entry points of their own here).
+  if (existsSync(`${db}-wal`) || existsSync(`${db}-shm`)) throw new Error("the stopped server left smoke.db-wal or -shm beside the database");
+  step("SIGTERM: the log folded into the database file, no -wal or -shm left");
   console.log("smoke: 1 passed, 0 failed");
 } catch (e) {
   console.error(`smoke: FAILED: ${e instanceof Error ? e.message : String(e)}`);

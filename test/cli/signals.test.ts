@@ -77,6 +77,8 @@ test.each([
   expect(r.out).toContain("stopped");
   expect(r.portFree).toBe(true);
   expect(alive(r.pid)).toBe(false);
+  // Every connection closed, the writer's last: the log folded into the file and removed with the -shm.
+  expect([existsSync(`${db}-wal`), existsSync(`${db}-shm`)]).toEqual([false, false]);
 }, 30_000);
 
 // serve replaces itself at start with MIMALLOC_PURGE_HOLES=0 for Bun's allocator (src/cli/allocator.ts):

@@ -3,7 +3,7 @@
 // every pending order by account held every request for tens of ms on a large table).
 import { afterEach, expect, test } from "bun:test";
 import { join } from "node:path";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import type { FactQuery } from "../../src/core/alerts/store.ts";
 import { readFacts } from "../../src/store/sqlite/alert-facts.ts";
 import { factsReader } from "../../src/store/sqlite/facts-reader.ts";
@@ -50,6 +50,26 @@ test("on a file: the facts equal a read on the loop, and the loop runs while the
     expect(again.pendingAccounts.map((a) => [a.id, a.pending])).toEqual([[1, 10_000], [2, 6_000]]);
   } finally {
     store.close();
+  }
+});
+
+test("closing the store closes the thread's connection too: the writer's close is the last, the log is folded in and removed", async () => {
+  const store = await storeWith(10);
+  const path = store.db.filename;
+  await store.alerts.readFacts(query); // the thread and its connection are open now
+  store.db.exec("UPDATE orders SET name = 'after the read' WHERE trade_no = '20261128000000000003'");
+  expect(existsSync(`${path}-wal`)).toBe(true);
+  store.close();
+  // A connection left open in the thread kept these two beside the file, the UPDATE only in the log.
+  expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`)]).toEqual([false, false]);
+  const copy = join(tempDir("xpay-facts-copy-"), "alone.db");
+  dirs.push(join(copy, ".."));
+  await Bun.write(copy, Bun.file(path)); // the database file alone, as an operator copies it after a stop
+  const alone = SqliteStore.open(copy);
+  try {
+    expect((alone.db.query("SELECT name FROM orders WHERE trade_no = '20261128000000000003'").get() as { name: string }).name).toBe("after the read");
+  } finally {
+    alone.close();
   }
 });
 

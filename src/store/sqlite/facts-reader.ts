@@ -26,6 +26,22 @@ export interface FactsReaderOptions {
   onError?: (message: string) => void;
 }
 
+/** How long close() waits for the thread to close its connection (a read in flight finishes first). */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * Asks the thread to close its connection and waits for it, blocking (store.close() is
+ * synchronous). Terminating the thread leaves its connection open, and while any connection of
+ * the process is open the writer's close is not the last one: SQLite then neither checkpoints the
+ * log nor removes the -wal and -shm files, so a server stopped cleanly left its latest commits in
+ * the -wal file beside the database (a copy of the database file alone missed them).
+ */
+function closeConnection(worker: Worker): void {
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  worker.postMessage({ close: done });
+  Atomics.wait(done, 0, 0, CLOSE_WAIT_MS);
+}
+
 export function factsReader(db: Database, o: FactsReaderOptions = {}): FactsReader {
   const path = o.path ?? db.filename;
   const onLoop = (q: FactQuery) => Promise.resolve().then(() => readFacts(db, q));
@@ -71,6 +87,7 @@ export function factsReader(db: Database, o: FactsReaderOptions = {}): FactsRead
       });
     },
     close() {
+      if (worker && !dead) closeConnection(worker);
       worker?.terminate();
       worker = null;
       dead = true;

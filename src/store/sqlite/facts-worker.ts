@@ -9,8 +9,16 @@ declare const self: Worker;
 
 let db: Database | null = null;
 
-self.onmessage = (e: MessageEvent<{ path: string } | { id: number; q: FactQuery }>) => {
+self.onmessage = (e: MessageEvent<{ path: string } | { close: Int32Array } | { id: number; q: FactQuery }>) => {
   const m = e.data;
+  if ("close" in m) {
+    // The store is closing (facts-reader.ts closeConnection): it waits for this.
+    db?.close();
+    db = null;
+    Atomics.store(m.close, 0, 1);
+    Atomics.notify(m.close, 0);
+    return;
+  }
   if ("path" in m) {
     try {
       db = openDatabaseReadOnly(m.path);
