@@ -4,16 +4,16 @@
 // hand 99 h after its expiry, and a notification that failed 13 times. The offline chip is on the
 // first screen and leads to the phone; the clients panel comes before the charts and the long
 // lists; the notices are folded; the texts say what is true; a 404 keeps the menu; a new gateway
-// shows its first steps. Screenshots: /tmp/i28a-*.png (set XPAY_SHOTS_DIR to keep them elsewhere).
+// shows its first steps. Screenshots: artifacts/screenshots/i28a-*.png (set XPAY_SHOTS_DIR to keep them elsewhere).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
 import { nativeCreate, PUBLIC_TRADE_NO, SECRET, signed } from "../test/helpers.ts";
-import { login, openPage, PASSWORD, startConsole } from "./support.ts";
+import { login, openPage, PASSWORD, startConsole, SHOTS } from "./support.ts";
 
-const OUT = process.env.XPAY_SHOTS_DIR ?? "/tmp";
+const OUT = process.env.XPAY_SHOTS_DIR ?? SHOTS;
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: join(OUT, `i28a-${name}.png`), fullPage });
 
 const xc = startConsole("xpay-attention-e2e-");

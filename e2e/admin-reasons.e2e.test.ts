@@ -2,16 +2,16 @@
 // `xpay serve` at 1440 and 390 px in Chinese: a ¥66.60 payment with no order reads its reason in
 // Chinese with the amount in yuan on the report's page; five notifications of one merchant whose
 // server is down are one row of the dashboard's attention list (merchant, error, count, latest),
-// linked to the merchant's delivery health. Screenshots: /tmp/reasons-*.png (XPAY_SHOTS_DIR).
+// linked to the merchant's delivery health. Screenshots: artifacts/screenshots/reasons-*.png (XPAY_SHOTS_DIR).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { openPage, PASSWORD, startConsole, twoWidths } from "./support.ts";
+import { openPage, PASSWORD, startConsole, twoWidths, SHOTS } from "./support.ts";
 
-const OUT = process.env.XPAY_SHOTS_DIR ?? "/tmp";
+const OUT = process.env.XPAY_SHOTS_DIR ?? SHOTS;
 const shot = (page: Page, name: string, fullPage = false) => page.screenshot({ path: join(OUT, `reasons-${name}.png`), fullPage });
 
 const xc = startConsole("xpay-reasons-e2e-");

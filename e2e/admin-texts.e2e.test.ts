@@ -4,16 +4,16 @@
 // "¥1,234.56" (its axis, drawn on a canvas, is seen in the screenshots: 万, never "2000k"), the
 // report's reason is Chinese with yuan, the assign screen shows each candidate's distance from the
 // payment, the audit log labels and the sessions page's short user agent.
-// Screenshots: /tmp/i28c-*.png (XPAY_SHOTS_DIR to keep them elsewhere).
+// Screenshots: artifacts/screenshots/i28c-*.png (XPAY_SHOTS_DIR to keep them elsewhere).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { seedOrders } from "../bench/seed-orders.ts";
 import { nativeCreate, SECRET, signed } from "../test/helpers.ts";
-import { login, openPage, PASSWORD, startConsole } from "./support.ts";
+import { login, openPage, PASSWORD, startConsole, SHOTS } from "./support.ts";
 
-const OUT = process.env.XPAY_SHOTS_DIR ?? "/tmp";
+const OUT = process.env.XPAY_SHOTS_DIR ?? SHOTS;
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: join(OUT, `i28c-${name}.png`), fullPage });
 
 const xc = startConsole("xpay-texts-e2e-");
