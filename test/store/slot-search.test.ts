@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { WALK_PER_AMOUNT } from "../../src/core/allocation.ts";
 import { migrate } from "../../src/store/migrate.ts";
-import { takenTradeAmounts } from "../../src/store/sqlite/channels.ts";
+import { DENSE_READS, denseReadsLeft, takenTradeAmounts } from "../../src/store/sqlite/channels.ts";
 
 test("walked or looked up, the taken amounts are the held orders' amounts", () => {
   const db = new Database(":memory:", { strict: true });
@@ -42,4 +42,35 @@ test("walked or looked up, the taken amounts are the held orders' amounts", () =
     expect([...takenTradeAmounts(db, [account], since, range)].sort()).toEqual([...want].sort());
   }
   expect(walkedSome && lookedUpSome).toBe(true);
+});
+
+test("a range found too dense to walk is looked up directly, and walked again later, with the same answers", () => {
+  const db = new Database(":memory:", { strict: true });
+  migrate(db);
+  db.exec("INSERT INTO merchants (pid, name, secret, created_at) VALUES (1001, 'Shop', 'secret', 0)");
+  db.exec("INSERT INTO channel_accounts (id, pid, pay_type, code, name, qrcode, created_at) VALUES (1, 0, 'alipay', 'a1', 'A', 'https://qr.alipay.com/x', 0)");
+  const insert = db.query(`INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, trade_amount, account_id, status, created_at, expire_time, paid_at)
+    VALUES ($t, 1001, $t, 'native', 'alipay', 'VIP', 1000, $ta, 1, $s, 0, $e, $p)`);
+  const range = { min: 1000, max: 1003 };
+  // A shop's one price: 1000 and 1001 paid long ago, many times over; nothing held.
+  for (let i = 0; i < WALK_PER_AMOUNT * 4 + 5; i++) insert.run({ t: `H${i}`, ta: 1000 + (i % 2), s: 2, e: 100, p: 50 });
+  const taken = (since: number) => [...takenTradeAmounts(db, [1], since, range)].sort();
+  expect(denseReadsLeft(db, 1, range)).toBeUndefined();
+  expect(taken(1000)).toEqual([]);
+  expect(denseReadsLeft(db, 1, range)).toBe(DENSE_READS);
+  // Marked: new holds are still seen (lookups), and the mark counts down.
+  insert.run({ t: "P1", ta: 1002, s: 1, e: 5000, p: null });
+  expect(taken(1000)).toEqual([1002]);
+  expect(denseReadsLeft(db, 1, range)).toBe(DENSE_READS - 1);
+  expect(taken(40)).toEqual([1000, 1001, 1002]);
+  // The history goes (retention): the lookups still answer right while the mark lasts, and the
+  // range is walked again, and unmarked, once it runs out.
+  db.exec("DELETE FROM orders WHERE trade_no LIKE 'H%'");
+  for (let i = denseReadsLeft(db, 1, range)!; i > 0; i--) expect(taken(1000)).toEqual([1002]);
+  expect(denseReadsLeft(db, 1, range)).toBe(0);
+  expect(taken(1000)).toEqual([1002]);
+  expect(denseReadsLeft(db, 1, range)).toBeUndefined();
+  // Another connection's marks are its own.
+  const other = new Database(":memory:", { strict: true });
+  expect(denseReadsLeft(other, 1, range)).toBeUndefined();
 });
