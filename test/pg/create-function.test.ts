@@ -125,6 +125,50 @@ withPostgres(() => {
     }
   });
 
+  test("a range too dense to walk is remembered by the connection and looked up directly, with the same answers (042)", async () => {
+    const url = await cluster().createDatabase("dense");
+    const store = PostgresStore.open(url, { max: 1 });
+    const sql = new SQL(url, { max: 1 });
+    const other = new SQL(url, { max: 1 });
+    try {
+      await merchant(store);
+      const a = await account(store);
+      let n = 0;
+      const order = (amount: number, status: number, at: number) => sql`INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, account_id, trade_amount, created_at, expire_time, paid_at)
+        VALUES (${`D${++n}`}, 1001, ${`D${n}`}, 'native', 'alipay', 'x', 1000, ${status}, ${a.id}, ${amount}, ${at - 60}, ${status === 1 ? at + 900 : at}, ${status === 2 ? at : null})`;
+      // A shop's one price: every amount of the first read (1000..1016) paid many times, long ago.
+      for (let x = 1000; x <= 1016; x++) for (let k = 0; k < 9; k++) await order(x, 2, T0 - 86400 * 30);
+      await order(1000, 1, T0); // held now
+      await order(1001, 2, T0 - 10); // paid inside the match window: held
+      const since = T0 - 600;
+      const free = async (db: SQL, unpaidSince = since) =>
+        Number((await db`SELECT xpay_free_amount(${[a.id]}::bigint[], 1000, 1, 16, 100, ${unpaidSince}) AS x`)[0].x);
+      const marks = async (db: SQL) => (await db`SELECT current_setting('xpay.dense_ranges', true) AS m`)[0].m as string | null;
+      const key = `,${a.id}:1000:1016,`;
+      expect(await marks(sql)).toBeNull();
+      expect(await free(sql)).toBe(1002);
+      expect(await marks(other)).toBeNull();
+      expect(await marks(sql)).toBe(`${Math.floor(since / 600)}|${key}`);
+      // Looked up while marked: a new hold is seen, and the history leaving changes nothing.
+      await order(1002, 1, T0);
+      expect(await free(sql)).toBe(1003);
+      await sql`DELETE FROM orders WHERE status = 2 AND paid_at < ${since}`;
+      expect(await free(sql)).toBe(1003);
+      // Another connection's marks are its own; it walks, finds the range sparse, and marks nothing.
+      expect(await free(other)).toBe(1003);
+      expect(await marks(other)).toBe(`${Math.floor(since / 600)}|`);
+      // A new ten-minute period forgets the marks: the thinned range is walked again, not marked.
+      expect(await free(sql, since + 600)).toBe(1001);
+      expect(await marks(sql)).toBe(`${Math.floor(since / 600) + 1}|`);
+      expect(await free(sql)).toBe(1003);
+      expect(await marks(sql)).toBe(`${Math.floor(since / 600)}|`);
+    } finally {
+      await store.end();
+      await sql.close();
+      await other.close();
+    }
+  });
+
   test("the expiry sweep times a backlog out in batches, and counts each order once", async () => {
     const url = await cluster().createDatabase("sweep");
     const sql = new SQL(url, { max: 2 });

@@ -34,6 +34,7 @@ import clientSeen from "./038_client_seen.ts";
 import rollupPending from "./039_rollup_pending.ts";
 import payerAddressInTotals from "./040_payer_address_in_totals.ts";
 import orderNumberKey from "./041_order_number_key.ts";
+import denseRanges from "./042_dense_ranges.ts";
 import type { Migration } from "../../migrations/index.ts";
 
 /**
@@ -78,4 +79,5 @@ export const PG_MIGRATIONS: Migration[] = [
   { version: 39, name: "rollup_pending", sql: rollupPending },
   { version: 40, name: "payer_address_in_totals", sql: payerAddressInTotals },
   { version: 41, name: "order_number_key", sql: orderNumberKey },
+  { version: 42, name: "dense_ranges", sql: denseRanges },
 ];
