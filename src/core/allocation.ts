@@ -16,8 +16,13 @@ export interface AllocationView {
    * only those within [min, max] (the amounts the rule could choose), so the cost of a create
    * does not grow with the number of pending orders on the account. An account takes one pay
    * type, so the account alone names the amounts its orders hold.
+   *
+   * `first`: the rule's first candidate, one end of the range; the rule takes the first amount not
+   * in the set, walking from `first` to the other end. A store may then stop at that amount: the
+   * set must hold every reserved amount before it, and need hold none after it (a store that reads
+   * amounts one by one, at a busy price, reads one where the whole range took seventeen).
    */
-  takenTradeAmounts(accountId: number, unpaidSince: number, range: { min: number; max: number }): Set<number>;
+  takenTradeAmounts(accountId: number, unpaidSince: number, range: { min: number; max: number }, first?: number): Set<number>;
 }
 
 export interface AllocationPolicy {
@@ -130,7 +135,7 @@ export function allocationRule(o: { pid: number; payType: string; amount: number
       let tradeAmount: number | null = null;
       for (let from = 0, width = near + 1; tradeAmount === null && from <= lastOffset; from += width, width *= 4) {
         const to = Math.min(lastOffset, from + width - 1);
-        tradeAmount = firstFree(o.amount, view.takenTradeAmounts(a.id, since, range(from, to)), from, to, p.direction);
+        tradeAmount = firstFree(o.amount, view.takenTradeAmounts(a.id, since, range(from, to), o.amount + from * step), from, to, p.direction);
       }
       if (tradeAmount !== null) return { ok: true, account: a, tradeAmount };
       lastReason = "no free payable amount on any account; try again later";

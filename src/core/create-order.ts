@@ -73,7 +73,7 @@ export async function activeMerchant(gw: Gateway, pid: number): Promise<{ ok: tr
 export function pinnedRule(rule: AllocationRule, accountId: number): AllocationRule {
   const pinned: AllocationRule = (view) => rule({
     candidateAccounts: (pid, payType, dayStart) => view.candidateAccounts(pid, payType, dayStart).filter((a) => a.id === accountId),
-    takenTradeAmounts: (id, since, range) => view.takenTradeAmounts(id, since, range),
+    takenTradeAmounts: (id, since, range, first) => view.takenTradeAmounts(id, since, range, first),
   });
   return rule.request ? Object.assign(pinned, { request: { ...rule.request, onlyAccountId: accountId } }) : pinned;
 }

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { migrate } from "../../src/store/migrate.ts";
-import { GROUP_MEMBERS, takenByAmountSql, takenSql } from "../../src/store/sqlite/channels.ts";
+import { GROUP_MEMBERS, heldAtSql, takenByAmountSql, takenSql } from "../../src/store/sqlite/channels.ts";
 import { ordersByAmountSql } from "../../src/store/sqlite/report-match.ts";
 import { SLOT_HELD } from "../../src/store/sqlite/slots.ts";
 
@@ -20,6 +20,8 @@ test("the slot search of a create walks orders_slot by account and amount, or se
   expect(plan(db, takenSql(), bind)).toContain("SEARCH orders USING COVERING INDEX orders_slot (account_id=? AND trade_amount>? AND trade_amount<?)");
   // By amount, the index's third column (HELD_UNTIL) bounds the seek: only the orders still holding the amount are read.
   expect(plan(db, takenByAmountSql(), bind)).toContain("SEARCH orders EXISTS USING COVERING INDEX orders_slot (account_id=? AND trade_amount=? AND <expr>>?)");
+  // Amount by amount from the rule's first candidate (a range too dense to walk): the same seek.
+  expect(plan(db, heldAtSql(), { account: 1, amount: 1, unpaid_since: 1 })).toContain("SEARCH orders USING COVERING INDEX orders_slot (account_id=? AND trade_amount=? AND <expr>>?)");
   const held = `SELECT trade_no FROM orders INDEXED BY orders_slot WHERE account_id IN (${GROUP_MEMBERS}) AND trade_amount BETWEEN $min AND $max AND ${SLOT_HELD}`;
   expect(plan(db, held, bind)).toContain("orders_slot (account_id=? AND trade_amount>? AND trade_amount<?)");
 });

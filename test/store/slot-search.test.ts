@@ -40,8 +40,32 @@ test("walked or looked up, the taken amounts are the held orders' amounts", () =
     if (inRange < WALK_PER_AMOUNT * (range.max - range.min + 1)) walkedSome = true;
     else lookedUpSome = true;
     expect([...takenTradeAmounts(db, [account], since, range)].sort()).toEqual([...want].sort());
+    // From either end: every held amount up to the first free one, and that one free.
+    for (const first of [range.min, range.max]) {
+      const step = first === range.min ? 1 : -1;
+      const got = takenTradeAmounts(db, [account], since, range, first);
+      let x = first;
+      for (; x >= range.min && x <= range.max && want.has(x); x += step) expect(got.has(x)).toBe(true);
+      if (x >= range.min && x <= range.max) expect(got.has(x)).toBe(false);
+    }
   }
   expect(walkedSome && lookedUpSome).toBe(true);
+  // A report group of both accounts, one range dense and one not: the first free amount is the one no member holds.
+  for (let k = 0; k < 100; k++) {
+    const since = rnd(2000);
+    const min = 995 + rnd(40);
+    const range = { min, max: min + rnd(60) };
+    const held = (x: number) => orders.some((o) => o.ta === x && (heldUntil(o) ?? -1) >= since);
+    for (const first of [range.min, range.max]) {
+      const step = first === range.min ? 1 : -1;
+      let want = first;
+      while (want >= range.min && want <= range.max && held(want)) want += step;
+      const got = takenTradeAmounts(db, [1, 2], since, range, first);
+      let x = first;
+      while (x >= range.min && x <= range.max && got.has(x)) x += step;
+      expect(x).toBe(want);
+    }
+  }
 });
 
 test("a range found too dense to walk is looked up directly, and walked again later, with the same answers", () => {
@@ -70,7 +94,30 @@ test("a range found too dense to walk is looked up directly, and walked again la
   expect(denseReadsLeft(db, 1, range)).toBe(0);
   expect(taken(1000)).toEqual([1002]);
   expect(denseReadsLeft(db, 1, range)).toBeUndefined();
+  // A report group whose other member is walked (few orders): an amount only it holds does not
+  // end the looked-up run; the first free amount is the first that neither holds, from either end.
+  db.exec("INSERT INTO channel_accounts (id, pid, pay_type, code, name, qrcode, created_at) VALUES (2, 0, 'alipay', 'a2', 'B', 'https://qr.alipay.com/y', 0)");
+  for (let i = 0; i < WALK_PER_AMOUNT * 8; i++) insert.run({ t: `G${i}`, ta: 1000 + (i % 6), s: 2, e: 100, p: 50 });
+  insert.run({ t: "P2", ta: 1003, s: 1, e: 5000, p: null });
+  insert.run({ t: "P3", ta: 1005, s: 1, e: 5000, p: null });
+  const other = db.query(`INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, trade_amount, account_id, status, created_at, expire_time)
+    VALUES ($t, 1001, $t, 'native', 'alipay', 'VIP', 1000, $ta, 2, 1, 0, 5000)`);
+  other.run({ t: "B1", ta: 1004 });
+  other.run({ t: "B2", ta: 1000 });
+  const wide = { min: 1000, max: 1007 };
+  const firstFree = (first: number, step: number) => {
+    const got = takenTradeAmounts(db, [1, 2], 1000, wide, first);
+    let x = first;
+    while (got.has(x)) x += step;
+    return x;
+  };
+  expect(firstFree(1000, 1)).toBe(1001); // 1000: B; 1001: nobody
+  db.exec("UPDATE orders SET status = 1, expire_time = 5000 WHERE trade_no = 'G1'"); // 1001 held by A now
+  expect(firstFree(1000, 1)).toBe(1006); // 1000 B, 1001 A, 1002 A (P1), 1003 A, 1004 B, 1005 A
+  expect(firstFree(1007, -1)).toBe(1007);
+  expect(denseReadsLeft(db, 1, wide)).toBeDefined();
+  expect(denseReadsLeft(db, 2, wide)).toBeUndefined();
   // Another connection's marks are its own.
-  const other = new Database(":memory:", { strict: true });
-  expect(denseReadsLeft(other, 1, range)).toBeUndefined();
+  const elsewhere = new Database(":memory:", { strict: true });
+  expect(denseReadsLeft(elsewhere, 1, range)).toBeUndefined();
 });

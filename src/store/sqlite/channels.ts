@@ -162,8 +162,13 @@ export const takenSql = () => `SELECT count(*), group_concat(CASE WHEN held THEN
 export const takenByAmountSql = () => `WITH RECURSIVE amounts(x) AS (SELECT $min UNION ALL SELECT x + 1 FROM amounts WHERE x < $max)
   SELECT x FROM amounts WHERE EXISTS (SELECT 1 FROM orders INDEXED BY orders_slot WHERE account_id = $account AND trade_amount = amounts.x AND ${SLOT_HELD})`;
 
+/** Whether the account holds one amount: a seek, as one step of takenByAmountSql. Exported for the plan test. */
+export const heldAtSql = () =>
+  `SELECT 1 FROM orders INDEXED BY orders_slot WHERE account_id = $account AND trade_amount = $amount AND ${SLOT_HELD} LIMIT 1`;
+
 const TAKEN = prepared(takenSql);
 const TAKEN_BY_AMOUNT = prepared(takenByAmountSql);
+const HELD_AT = prepared(heldAtSql);
 
 /**
  * Ranges whose walk reached its cap, per connection, with how many more reads go straight to the
@@ -187,28 +192,49 @@ function denseOf(db: Database): Map<string, number> {
   return m;
 }
 
-/** The amounts held on the report group `members` (groupMembers) within the range, read by the allocator. */
-export function takenTradeAmounts(db: Database, members: readonly number[], unpaidSince: number, range: { min: number; max: number }): Set<number> {
+/**
+ * The amounts held on the report group `members` (groupMembers) within the range, read by the
+ * allocator. `first` (AllocationView.takenTradeAmounts): the ranges too dense to walk are then read
+ * amount by amount from it, and only until the first amount no member holds; without it, every
+ * amount of the range.
+ */
+export function takenTradeAmounts(db: Database, members: readonly number[], unpaidSince: number, range: { min: number; max: number }, first?: number): Set<number> {
   const taken = new Set<number>();
   const cap = WALK_PER_AMOUNT * (range.max - range.min + 1);
   const dense = denseOf(db);
+  const lookUp: number[] = [];
   for (const account of members) {
-    const bind = { account, unpaid_since: unpaidSince, min: range.min, max: range.max };
     const key = `${account}:${range.min}:${range.max}`;
     const left = dense.get(key);
     if (left !== undefined && left > 0) {
       dense.set(key, left - 1);
-    } else {
-      const [[walked, held]] = TAKEN(db).values(bind) as [[number, string | null]];
-      if (walked < cap) {
-        if (left !== undefined) dense.delete(key);
-        if (held !== null) for (const amount of held.split(",")) taken.add(Number(amount));
-        continue;
-      }
-      if (dense.size >= DENSE_RANGES_MAX) dense.clear();
-      dense.set(key, DENSE_READS);
+      lookUp.push(account);
+      continue;
     }
-    for (const [amount] of TAKEN_BY_AMOUNT(db).values(bind) as [number][]) taken.add(Number(amount));
+    const [[walked, held]] = TAKEN(db).values({ account, unpaid_since: unpaidSince, min: range.min, max: range.max }) as [[number, string | null]];
+    if (walked < cap) {
+      if (left !== undefined) dense.delete(key);
+      if (held !== null) for (const amount of held.split(",")) taken.add(Number(amount));
+      continue;
+    }
+    if (dense.size >= DENSE_RANGES_MAX) dense.clear();
+    dense.set(key, DENSE_READS);
+    lookUp.push(account);
+  }
+  if (lookUp.length === 0) return taken;
+  if (first !== range.min && first !== range.max) {
+    for (const account of lookUp) {
+      for (const [amount] of TAKEN_BY_AMOUNT(db).values({ account, unpaid_since: unpaidSince, min: range.min, max: range.max }) as [number][]) taken.add(Number(amount));
+    }
+    return taken;
+  }
+  // From `first` towards the other end, until an amount that neither a walked member (taken
+  // already) nor a looked-up one holds: the rule's choice; the amounts past it are never asked.
+  const step = first === range.min ? 1 : -1;
+  for (let amount = first; amount >= range.min && amount <= range.max; amount += step) {
+    if (taken.has(amount)) continue;
+    if (!lookUp.some((account) => HELD_AT(db).get({ account, amount, unpaid_since: unpaidSince }) !== null)) break;
+    taken.add(amount);
   }
   return taken;
 }

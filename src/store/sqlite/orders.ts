@@ -39,8 +39,8 @@ export function listOrders(db: Database, f: OrderFilter): Order[] {
 function view(db: Database, candidates: CandidatesInTransaction | null): AllocationView {
   return {
     candidateAccounts: (pid, payType, dayStart) => (candidates ? candidates.read(db, pid, payType, dayStart) : candidateAccounts(db, pid, payType, dayStart)),
-    takenTradeAmounts: (accountId, since, range) =>
-      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range),
+    takenTradeAmounts: (accountId, since, range, first) =>
+      takenTradeAmounts(db, candidates ? candidates.members(db, accountId) : groupMembers(db, accountId), since, range, first),
   };
 }
 
