@@ -21,6 +21,8 @@ export function directoryKeeper() {
   let kept: { version: number; directory: Directory } | null = null;
   return {
     get: (v: number | null) => (v !== null && kept?.version === v ? kept.directory : null),
+    /** What is kept, under its version (null: nothing). */
+    latest: () => kept,
     put(v: number | null, lists: Lists): Directory {
       const directory = directoryOf(...lists);
       kept = v === null ? null : { version: v, directory };

@@ -13,6 +13,8 @@ export interface PgDirectory {
   read(): Promise<Directory>;
   /** The directory at version `v`, read by the caller in its transaction `tx` (the report settlement, report-match.ts): the kept one, or the lists read in `tx`. */
   at(tx: SQL, v: number | null): Promise<Directory>;
+  /** The directory kept now and its version, read by no one (null: nothing kept): a guess the caller checks against the version it reads. */
+  latest(): { version: number; directory: Directory } | null;
 }
 
 const lists = (sql: SQL): Promise<Lists> => Promise.all([listChannels(sql), listKeyedClients(sql)]);
@@ -29,5 +31,6 @@ export function directoryReader(db: () => Promise<SQL>): PgDirectory {
       k,
     ),
     at: async (tx, v) => k.get(v) ?? k.put(v, await lists(tx)),
+    latest: k.latest,
   };
 }

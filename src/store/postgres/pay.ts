@@ -7,15 +7,17 @@ import type { SQL } from "bun";
 import type { PayResult, PayUnit } from "../../core/store.ts";
 import { toOrder } from "../rows.ts";
 import { getOrder } from "./orders.ts";
-import { unit } from "./tx.ts";
+import { type Ending, unit } from "./tx.ts";
 
 /**
  * The unit inside a transaction the caller holds (settleReport and assignReport pay inside theirs).
- * `beside`: the caller's own write once the order is paid (the settlement's stored report), sent
- * with the outbox row on the transaction's connection before either answer is read, so the two
- * take one round trip: the paid order's row stays locked until the commit (docs/decisions/stores.md).
+ * `beside`: the caller's own write once the order is paid (the settlement's stored report), a query
+ * not sent yet, sent with the outbox row on the transaction's connection before either answer is
+ * read, so the two take one round trip: the paid order's row stays locked until the commit
+ * (docs/decisions/stores.md). `end`: the caller's pipelined unit (tx.ts), whose COMMIT then goes
+ * out behind them in the same round trip; it is not sent when the order was not paid.
  */
-export async function payIn<B = undefined>(tx: SQL, u: PayUnit, beside?: () => Promise<B>): Promise<PayResult & { beside?: B }> {
+export async function payIn<B = undefined>(tx: SQL, u: PayUnit, o: { beside?: PromiseLike<B>; end?: Ending } = {}): Promise<PayResult & { beside?: B }> {
   const rows = await tx`
     UPDATE orders SET status = 2, paid_at = ${u.now}, api_trade_no = COALESCE(${u.apiTradeNo ?? null}::text, api_trade_no),
       buyer = COALESCE(${u.buyer ?? null}::text, buyer)
@@ -33,17 +35,18 @@ export async function payIn<B = undefined>(tx: SQL, u: PayUnit, beside?: () => P
   const paid = toOrder(rows[0]);
   const entry = u.outbox(paid);
   // Leased when this process's worker takes the row as it is written (core/notify/handoff.ts).
-  const outbox = entry
+  const outbox: PromiseLike<{ id: unknown }[]> = entry
     ? tx`
       INSERT INTO notifications (trade_no, pid, family, url, method, params, next_attempt_at, claimed_until, created_at)
       VALUES (${u.tradeNo}, ${paid.pid}, ${entry.family}, ${entry.url}, ${entry.method}, ${JSON.stringify(entry.params)}, ${u.nowMs},
               ${u.lease?.({ pid: paid.pid, url: entry.url }) ?? 0}, ${u.nowMs}) RETURNING id`
     : Promise.resolve([]);
-  // Both sent before either answer is read; a failure of either fails the transaction (the first
-  // answer to fail is the one thrown: the statement behind it only reads "transaction aborted").
-  const [inserted, besideResult] = await Promise.all([outbox, beside?.()]);
-  const notificationId = entry ? Number((inserted as { id: unknown }[])[0]!.id) : null;
-  return { kind: "paid", order: paid, notificationId, ...(beside ? { beside: besideResult as B } : {}) };
+  // Both sent before either answer is read, in this order; a failure of either fails the transaction
+  // (the first answer to fail is the one thrown: the statement behind it only reads "transaction aborted").
+  const beside = o.beside ?? Promise.resolve(undefined as B);
+  const [inserted, besideResult] = o.end ? await o.end.commitWith(outbox, beside) : await Promise.all([outbox, beside]);
+  const notificationId = entry ? Number(inserted[0]!.id) : null;
+  return { kind: "paid", order: paid, notificationId, ...(o.beside ? { beside: besideResult } : {}) };
 }
 
 export function payOrder(sql: SQL, u: PayUnit): Promise<PayResult> {

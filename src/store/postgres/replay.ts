@@ -30,10 +30,38 @@ export class Answers {
     return this.wanted.size > 0;
   }
 
+  /**
+   * Sends the noted questions now, each a query on the transaction's connection behind whatever was
+   * sent before it, and forgets them: the answers are the caller's to keep (`seed`) once it knows
+   * they stand (report-match.ts, the guessed first question).
+   */
+  sendWanted(): [string, Promise<unknown>][] {
+    const sent = [...this.wanted].map(([key, fetch]): [string, Promise<unknown>] => [key, fetch()]);
+    this.wanted.clear();
+    return sent;
+  }
+
+  /** An answer fetched beforehand, kept as if this run had asked and fetched it. */
+  seed(key: string, value: unknown): void {
+    this.known.set(key, value);
+  }
+
   /** Fetches the noted questions one after another (one transaction's connection takes one at a time). */
   async fetch(): Promise<void> {
     for (const [key, fetch] of this.wanted) this.known.set(key, await fetch());
     this.wanted.clear();
+  }
+}
+
+/**
+ * Runs `rule` once and notes the first question it has no answer for (none if it decided): what a
+ * run of `replay` would fetch first.
+ */
+export function firstQuestion(rule: (answers: Answers) => unknown, answers: Answers): void {
+  try {
+    rule(answers);
+  } catch {
+    // The marker, or the rule's own error, which the real run meets again and throws.
   }
 }
 

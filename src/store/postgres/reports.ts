@@ -30,16 +30,21 @@ export async function claimKey(tx: SQL, key: string | null): Promise<{ duplicate
   return { duplicate: row.dup === true, version: row.v === null ? null : Number(row.v) };
 }
 
-/** Inside a transaction the caller holds, after claimKey. An unmatched report past `bound`: counted, not stored (null). */
-export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean, bound?: ReportBound | null): Promise<number | null> {
-  if (!duplicate && r.outcome === "unmatched" && bound && !(await takeBound(tx, bound, r.createdAt))) return null;
-  const [row] = await tx`
+/** The report's INSERT, not sent yet (a query is sent when first awaited): its answer is the new id. */
+export function reportInsert(tx: SQL, r: ReportRecord, duplicate: boolean): PromiseLike<number> {
+  const q = tx`
     INSERT INTO reports (kind, pid, client, raw, amount, pay_type, channel_code, dedupe_key, outcome, reason, reason_code, reason_args, trade_no, created_at)
     VALUES (${r.kind}, ${r.pid}, ${r.client}, ${r.raw}, ${r.amount}, ${r.payType}, ${r.channelCode}, ${r.dedupeKey},
             ${duplicate ? "duplicate" : r.outcome}, ${duplicate ? DUPLICATE : r.reason}, ${duplicate ? "duplicate" : (r.reasonCode ?? null)},
             ${duplicate ? "{}" : (r.reasonArgs ?? null)}, ${duplicate ? null : r.tradeNo}, ${r.createdAt})
     RETURNING id`;
-  return Number(row.id);
+  return { then: (ok, fail) => q.then((rows) => Number(rows[0].id)).then(ok, fail) };
+}
+
+/** Inside a transaction the caller holds, after claimKey. An unmatched report past `bound`: counted, not stored (null). */
+export async function insertReportIn(tx: SQL, r: ReportRecord, duplicate: boolean, bound?: ReportBound | null): Promise<number | null> {
+  if (!duplicate && r.outcome === "unmatched" && bound && !(await takeBound(tx, bound, r.createdAt))) return null;
+  return reportInsert(tx, r, duplicate);
 }
 
 /**

@@ -59,3 +59,54 @@ export const Lock = {
 export async function lock(tx: SQL, kind: number, key = ""): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(${kind}::int, hashtext(${key}))`;
 }
+
+/** How a pipelined unit ends (pipelinedUnit). */
+export interface Ending {
+  /**
+   * Sends `last` (queries not yet sent: Bun's queries are lazy until awaited) and COMMIT right behind
+   * them, and answers with their results: the unit's last round trip is also its commit. If one of
+   * them fails, the server turns the COMMIT into a ROLLBACK and the failure is thrown.
+   */
+  commitWith<T extends readonly unknown[]>(...last: { [K in keyof T]: PromiseLike<T[K]> }): Promise<T>;
+}
+
+/**
+ * `unit` in two round trips fewer: on one reserved connection, BEGIN goes out with the unit's first
+ * statements instead of alone (sql.begin waits for its answer), and the unit may send its COMMIT
+ * with its last statements (`commitWith`) instead of alone after them. Statements go out in the
+ * order they are first awaited, each behind the last on the one connection, so everything the
+ * work sends is inside the transaction. Without a commitWith, COMMIT is sent when the work returns;
+ * after a failure, ROLLBACK. Rerun after a retryable failure, as `unit`.
+ */
+export function pipelinedUnit<T>(sql: SQL, work: (tx: SQL, end: Ending) => Promise<T>): Promise<T> {
+  return retried(async () => {
+    const tx = await sql.reserve();
+    let open = true;
+    const end: Ending = {
+      commitWith: async (...last) => {
+        if (!open) throw new Error("the unit has ended");
+        open = false;
+        const answers = await Promise.all([...last, tx`COMMIT`]);
+        return answers.slice(0, -1) as never;
+      },
+    };
+    try {
+      // Sent with the work's first statements; its failure fails them too, and is thrown by them.
+      tx`BEGIN`.catch(() => {});
+      const result = await work(tx, end);
+      if (open) {
+        open = false;
+        await tx`COMMIT`;
+      }
+      return result;
+    } catch (e) {
+      if (open) {
+        open = false;
+        await tx`ROLLBACK`.catch(() => {});
+      }
+      throw e;
+    } finally {
+      await tx.release();
+    }
+  });
+}
