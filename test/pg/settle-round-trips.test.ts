@@ -2,8 +2,9 @@
 // the store and the cluster counts each time the client speaks again after the server answered
 // (one round trip; statements sent together are one). A paid report with a dedupe key is three:
 // BEGIN with the key's lock and check and the guessed candidates, the payment's update, the outbox
-// row and the stored report with COMMIT (six before, docs/benchmarks.md 2026-12-02 18:10). And
-// pipelinedUnit's COMMIT sent behind a failing statement commits nothing.
+// row and the stored report with COMMIT (six before, docs/benchmarks.md 2026-12-02 18:10); a batch
+// of delivery acknowledgements is two. And pipelinedUnit's COMMIT sent behind a failing statement
+// commits nothing.
 import { SQL, type Socket } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PostgresStore } from "../../src/store/postgres/index.ts";
@@ -105,6 +106,20 @@ withPostgres(() => {
         // A copy of a settled report: a duplicate, nothing paid twice.
         const again = await store.settleReport(settleUnit(claim({ amount: y.tradeAmount!, payType: "wxpay" }), { dedupeKey: "k-y" }));
         expect(again.outcome).toBe("duplicate");
+
+        // The delivery's acknowledgements, a batch of them: two round trips (BEGIN with the attempts
+        // and the rows' update; the merchants' rows with COMMIT), five before.
+        const paid = await Promise.all([1, 2, 3].map(async (i) => {
+          const o = await create(store);
+          return (await store.settleReport(settleUnit(claim({ amount: o.tradeAmount! }), { dedupeKey: `ack-${i}` }))).pay!;
+        }));
+        const ids = paid.map((p) => (p.kind === "paid" ? p.notificationId! : 0));
+        const ack = (at: number) => ({ attempt: { attemptedAt: at, durationMs: 1, httpStatus: 200, body: "success", error: "", acknowledged: true }, status: "delivered" as const, nextAttemptAt: at });
+        await store.recordNotificationAttempt(ids[0]!, ack(Date.now())); // prepares the batch's statements
+        const acked = proxy.counted.turns;
+        await Promise.all(ids.slice(1).map((id) => store.recordNotificationAttempt(id, ack(Date.now()))));
+        expect(proxy.counted.turns - acked).toBe(2);
+        for (const t of [paid[1]!, paid[2]!]) if (t.kind === "paid") expect((await store.getNotification(t.order.tradeNo))!.status).toBe("delivered");
       } finally {
         await store.end();
         await other.end();

@@ -8,7 +8,7 @@
 import type { SQL } from "bun";
 import type { AttemptOutcome } from "../../core/store.ts";
 import { attemptError } from "../delivery-rows.ts";
-import { unit } from "./tx.ts";
+import { pipelinedUnit } from "./tx.ts";
 
 export interface Ack {
   id: number;
@@ -48,33 +48,38 @@ function fold(acks: Ack[], pidOf: Map<number, number>): MerchantFold[] {
   return [...byPid.values()];
 }
 
-/** Writes a batch of attempts in one transaction: the attempts, the rows' new state, each merchant's delivery row. */
+/**
+ * Writes a batch of attempts in one transaction: the attempts, the rows' new state, each merchant's
+ * delivery row. Two round trips (pipelinedUnit): BEGIN, the attempts and the rows' update sent
+ * together; the merchants' rows with COMMIT.
+ */
 export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
   const attempts = JSON.stringify(acks.map(({ id, o }) => ({
     id, at: o.attempt.attemptedAt, dur: o.attempt.durationMs, http: o.attempt.httpStatus, body: o.attempt.body, error: o.attempt.error,
     ack: o.attempt.acknowledged ? 1 : 0, status: o.status, next: o.nextAttemptAt,
   })));
-  return unit(sql, async (tx) => {
-    await tx`
+  return pipelinedUnit(sql, async (tx, end) => {
+    const inserted = tx`
       INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
       SELECT id, at, dur, http, body, error, ack
       FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, dur bigint, http integer, body text, error text, ack integer)`;
     // The rows by their ids (`= ANY`): joined only to the attempts' records, whose count the planner
     // cannot know (it assumes 100), it read the whole outbox into a hash (1.5 ms at 3 000 rows,
     // 2026-11-30) where eight lookups of the key do. The merchant is on the row (migration 037).
-    const settled = await tx`
+    const updated = tx`
       UPDATE notifications n SET attempts = n.attempts + 1, status = a.status, next_attempt_at = a.next, claimed_until = 0,
         delivered_at = CASE WHEN a.status = 'delivered' THEN a.at ELSE n.delivered_at END
       FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, status text, next bigint)
       WHERE n.id = ANY(${acks.map((a) => Math.trunc(a.id))}::bigint[]) AND n.id = a.id
       RETURNING n.id, n.pid`;
+    const [, settled] = await Promise.all([inserted, updated]);
     const pidOf = new Map<number, number>(
       settled.filter((r: { pid: unknown }) => r.pid !== null).map((r: { id: unknown; pid: unknown }) => [Number(r.id), Number(r.pid)]),
     );
     const merchants = fold(acks, pidOf);
     if (merchants.length === 0) return;
     // The fold of each merchant's attempts applied to its row as they would have been one by one.
-    await tx`
+    await end.commitWith(tx`
       INSERT INTO merchant_delivery AS d (pid, last_success_at, failing_since, last_failure_at, last_error, delivered)
       SELECT pid, success_at, failing_since, last_failure_at, last_error, delivered
       FROM jsonb_to_recordset(${JSON.stringify(merchants)}::text::jsonb)
@@ -84,7 +89,7 @@ export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
         failing_since = CASE WHEN excluded.delivered > 0 THEN excluded.failing_since ELSE COALESCE(d.failing_since, excluded.failing_since) END,
         last_failure_at = COALESCE(excluded.last_failure_at, d.last_failure_at),
         last_error = CASE WHEN excluded.last_failure_at IS NOT NULL THEN excluded.last_error ELSE d.last_error END,
-        delivered = d.delivered + excluded.delivered`;
+        delivered = d.delivered + excluded.delivered`);
   });
 }
 
