@@ -2,6 +2,7 @@
 // about a millisecond, so the pool is built before the run and reused round-robin if it runs out
 // (a repeated out_trade_no is an idempotent create: still verified and signed, no new row).
 import { createPrivateKey, createSign } from "node:crypto";
+import { randomYuan } from "./native.ts";
 import { PID } from "./seed.ts";
 
 function content(p: Record<string, string>): string {
@@ -13,10 +14,9 @@ export function v2CreateBodies(n: number, prefix: string, merchantPrivateKey: st
   const now = String(Math.floor(Date.now() / 1000));
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    const cents = 100 + Math.floor(Math.random() * 99_900);
     const p: Record<string, string> = {
       pid: String(PID), type: "alipay", method: "web", device: "pc", out_trade_no: `${prefix}${i}`, notify_url: notifyUrl,
-      return_url: "http://127.0.0.1/return", name: "VIP", money: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`,
+      return_url: "http://127.0.0.1/return", name: "VIP", money: randomYuan(),
       clientip: "127.0.0.1", timestamp: now,
     };
     const sign = createSign("RSA-SHA256").update(content(p), "utf8").sign(key, "base64");

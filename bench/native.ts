@@ -12,6 +12,12 @@ const byte = () => Math.floor(Math.random() * 256);
 /** A payer's IPv4 address: as in real traffic, nearly every create carries another. */
 export const payerAddress = () => `${1 + Math.floor(Math.random() * 223)}.${byte()}.${byte()}.${1 + Math.floor(Math.random() * 254)}`;
 
+/** An amount from 1.00 to 999.99 yuan, as a create's money field. */
+export function randomYuan(): string {
+  const cents = 100 + Math.floor(Math.random() * 99_900);
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
 /**
  * Create bodies with distinct out_trade_nos, amounts from 1.00 to 999.99 yuan and payers' addresses
  * (`clientip`, which epay's mapi and merchants' SDKs send; since 2026-11-30 22:40: before, every
@@ -22,9 +28,7 @@ export function createBodies(n: number, prefix: string, notifyUrl: string): { bo
   const outTradeNos: string[] = [];
   for (let i = 0; i < n; i++) {
     const out = `${prefix}${i}`;
-    const cents = 100 + Math.floor(Math.random() * 99_900);
-    const money = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-    bodies.push(form({ pid: String(PID), pay_type: "alipay", name: "VIP", money, out_trade_no: out, notify_url: notifyUrl, clientip: payerAddress() }));
+    bodies.push(form({ pid: String(PID), pay_type: "alipay", name: "VIP", money: randomYuan(), out_trade_no: out, notify_url: notifyUrl, clientip: payerAddress() }));
     outTradeNos.push(out);
   }
   return { bodies, outTradeNos };

@@ -6,7 +6,9 @@
 // BENCH_CONNECTIONS (64), BENCH_ACCOUNTS (16), BENCH_NOTIFY_CONCURRENCY (16), BENCH_NOTIFY_ORDERS.
 import { CONNECTIONS, cpuTimes, DURATION, load, type LoadResult, type LoadSpec, pool, rss, stealPct, WARMUP } from "./lib.ts";
 import { createBodies, createOk, statusBodies } from "./native.ts";
+import { mapiBodies, mapiOk } from "./epay-v1.ts";
 import { v2CreateBodies, v2Ok } from "./epay-v2.ts";
+import { hashCreateBodies, hashOk } from "./hashpay.ts";
 import { infoBodies, infoOk } from "./template.ts";
 import { notifyScenario } from "./notify.ts";
 import { type Pair, render } from "./report.ts";
@@ -57,6 +59,13 @@ try {
 
   const statusPool = pool(statusBodies(made));
   await paired({ name: "native order/status", url: base, path: "/xpay/order/status", body: () => statusPool.next(), ok: createOk });
+
+  // epay V1 mapi.php and the hash protocol's create: the same order as the native create behind
+  // another codec (MD5 over sorted fields; the hash protocol's answer signed too)
+  const mapiPool = pool(mapiBodies(perRun, `M${Date.now()}-`, receiver.url));
+  await paired({ name: "epay V1 mapi.php create", url: base, path: "/xpay/epay/mapi.php", body: () => mapiPool.next(), ok: mapiOk });
+  const hashPool = pool(hashCreateBodies(perRun, `H${Date.now()}-`, receiver.url));
+  await paired({ name: "hash protocol create", url: base, path: "/xpay/hashpay/payment/do.html", body: () => hashPool.next(), ok: hashOk });
 
   // epay V2 create: RSA verify of the request and RSA signature of the answer
   const signStart = performance.now();
