@@ -35,6 +35,7 @@ import rollupPending from "./039_rollup_pending.ts";
 import payerAddressInTotals from "./040_payer_address_in_totals.ts";
 import orderNumberKey from "./041_order_number_key.ts";
 import denseRanges from "./042_dense_ranges.ts";
+import createRow from "./043_create_row.ts";
 
 export interface Migration {
   version: number;
@@ -81,4 +82,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 40, name: "payer_address_in_totals", sql: payerAddressInTotals },
   { version: 41, name: "order_number_key", sql: orderNumberKey },
   { version: 42, name: "dense_ranges", sql: denseRanges },
+  { version: 43, name: "create_row", sql: createRow },
 ];
