@@ -7,88 +7,12 @@
 // accounts of a report group), so an instance of the previous version creating on the same
 // database at the same time still serializes with this one. test/pg/create-function.test.ts holds
 // its decisions equal to the rule's on random data.
-export default `
--- The core's chooseTradeAmount over one report group: the first free amount of the first p_near,
--- then of the whole offset range (core/allocation.ts reads in the same two steps). NULL: all taken.
-CREATE FUNCTION xpay_free_amount(p_group BIGINT[], p_amount BIGINT, p_step INTEGER, p_near BIGINT, p_max_offset BIGINT, p_unpaid_since BIGINT)
-RETURNS BIGINT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
-DECLARE
-  v_far BIGINT;
-  v_taken BIGINT[];
-  v_x BIGINT;
-BEGIN
-  FOREACH v_far IN ARRAY ARRAY[p_near, p_max_offset] LOOP
-    -- What holds a slot: slots.ts slotHeld.
-    v_taken := ARRAY(SELECT o.trade_amount FROM orders o
-      WHERE o.account_id = ANY (p_group)
-        AND o.trade_amount BETWEEN LEAST(p_amount, p_amount + p_step * v_far) AND GREATEST(p_amount, p_amount + p_step * v_far)
-        -- slotHeld as one expression: an OR of the four would be planned as a BitmapOr whose paid and
-        -- closed arms read every such order of every account (orders_expiry); this reads orders_slot alone.
-        AND CASE o.status WHEN 1 THEN o.expire_time WHEN 4 THEN o.expire_time WHEN 3 THEN o.closed_at WHEN 2 THEN o.paid_at END >= p_unpaid_since);
-    FOR i IN 0..v_far LOOP
-      v_x := p_amount + p_step * i;
-      EXIT WHEN v_x <= 0;
-      IF NOT (v_x = ANY (v_taken)) THEN RETURN v_x; END IF;
-    END LOOP;
-    EXIT WHEN p_max_offset <= p_near;
-  END LOOP;
-  RETURN NULL;
-END
-$fn$;
-
--- The ids of an account's report group, itself included (itself alone while never computed).
-CREATE FUNCTION xpay_report_group(p_id BIGINT) RETURNS BIGINT[] LANGUAGE sql STABLE AS $fn$
-  SELECT ARRAY(SELECT p_id UNION SELECT m.id FROM channel_accounts g JOIN channel_accounts m ON m.report_group = g.report_group
-               WHERE g.id = p_id AND g.report_group > 0 ORDER BY 1)
-$fn$;
-
-CREATE FUNCTION xpay_create_order(
-  p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
-  p_notify_url TEXT, p_return_url TEXT, p_param TEXT, p_clientip TEXT, p_device TEXT, p_extra TEXT, p_now BIGINT, p_expire BIGINT,
-  p_allocate BOOLEAN, p_day_start BIGINT, p_max_offset BIGINT, p_near BIGINT, p_step INTEGER, p_unpaid_since BIGINT,
-  p_require_online BOOLEAN, p_heartbeat_timeout BIGINT, p_only_account BIGINT, p_waiting BOOLEAN)
-RETURNS TABLE (outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
-               order_row JSONB, account_row JSONB, held_us BIGINT)
-LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
-#variable_conflict use_column
-DECLARE
-  v_existing orders%ROWTYPE;
-  v_found BOOLEAN;
-  c RECORD;
-  v_any BOOLEAN := false;
-  v_busy BIGINT[] := '{}';
-  v_tried BIGINT[] := '{}';
-  v_rg BIGINT;
-  v_held BOOLEAN := false;
-  v_reason TEXT := '';
-  v_group BIGINT[];
-  v_got INTEGER;
-  v_self BOOLEAN;
-  v_n INTEGER;
-  v_start INTEGER;
-  v_id BIGINT;
-  v_acc BIGINT;
-  v_ta BIGINT;
-  v_status INTEGER := 1;
-  v_locked_at TIMESTAMPTZ;
-  v_order JSONB;
-  v_account JSONB;
-  v_t TEXT;
-  v_try TEXT;
-  v_fail TEXT;
-BEGIN
-  -- A copy of this create on another instance waits here, then finds this order (orders.ts used the same key).
-  PERFORM pg_advisory_xact_lock(2, hashtext(p_pid::text || E'\\n' || p_out_trade_no));
-  SELECT * INTO v_existing FROM orders WHERE pid = p_pid AND out_trade_no = p_out_trade_no;
-  v_found := FOUND;
-  -- Returned as it is: the core's onExisting decides (a pending or paid one is returned, the rest refused).
-  IF v_found AND v_existing.status <> 5 THEN
-    RETURN QUERY SELECT 'existing'::text, NULL::text, NULL::int, NULL::text, NULL::bigint, NULL::bigint, to_jsonb(v_existing),
-      (SELECT to_jsonb(a) FROM channel_accounts a WHERE a.id = v_existing.account_id), 0::bigint;
-    RETURN;
-  END IF;
-
-  IF p_allocate AND NOT p_waiting THEN
+/**
+ * The allocation of 026's xpay_create_order: the quick way, then the rule's pass and the wait for a
+ * busy group; it leaves the account in v_acc (NULL: v_status 5 with v_reason) and the amount in
+ * v_ta. Migration 043's xpay_create_order_row runs the same.
+ */
+export const ALLOCATION_026 = `  IF p_allocate AND NOT p_waiting THEN
     -- The quick way: the first account in the rule's order that fits and no other create holds,
     -- locked by the statement that finds it (SKIP LOCKED skips held rows inside one statement: the
     -- creates in flight, which all see the same order, do not each try every held account in turn).
@@ -183,20 +107,10 @@ BEGIN
     END IF;
     IF v_acc IS NULL THEN v_status := 5; END IF;
   END IF;
+`;
 
-  IF v_acc IS NOT NULL THEN
-    UPDATE channel_accounts SET use_seq = nextval('channel_accounts_use_seq') WHERE id = v_acc RETURNING to_jsonb(channel_accounts) INTO v_account;
-  END IF;
-  v_fail := CASE WHEN v_status = 5 THEN v_reason ELSE '' END;
-  -- (migration 025's row triggers on orders keep the income rollups in this same transaction.)
-  IF v_found THEN
-    -- A failed create retried on its own row, allocated again.
-    UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
-      return_url = p_return_url, param = p_param, clientip = p_clientip, device = p_device, extra = p_extra, created_at = p_now,
-      expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
-    WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO v_order;
-  ELSE
-    -- The first trade_no drawn that no order has. Two creates that drew the same one at once: the
+/** The new order's insert of 026's xpay_create_order under the first trade_no drawn that no order has (043 runs the same). */
+export const INSERT_026 = `    -- The first trade_no drawn that no order has. Two creates that drew the same one at once: the
     -- second insert fails (unique_violation, nothing kept) and the caller calls again. Not ON
     -- CONFLICT: its speculative insertion doubled the insert's cost. The order is not read back
     -- either: the caller builds it from what it sent and these columns (store/created-order.ts).
@@ -210,7 +124,103 @@ BEGIN
                         notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
     VALUES (v_t, p_pid, p_out_trade_no, p_family, p_pay_type, p_name, p_amount, v_status, v_fail,
             v_acc, v_ta, p_notify_url, p_return_url, p_param, p_clientip, p_device, p_extra, p_now, p_expire);
+`;
+
+export default `
+-- The core's chooseTradeAmount over one report group: the first free amount of the first p_near,
+-- then of the whole offset range (core/allocation.ts reads in the same two steps). NULL: all taken.
+CREATE FUNCTION xpay_free_amount(p_group BIGINT[], p_amount BIGINT, p_step INTEGER, p_near BIGINT, p_max_offset BIGINT, p_unpaid_since BIGINT)
+RETURNS BIGINT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+DECLARE
+  v_far BIGINT;
+  v_taken BIGINT[];
+  v_x BIGINT;
+BEGIN
+  FOREACH v_far IN ARRAY ARRAY[p_near, p_max_offset] LOOP
+    -- What holds a slot: slots.ts slotHeld.
+    v_taken := ARRAY(SELECT o.trade_amount FROM orders o
+      WHERE o.account_id = ANY (p_group)
+        AND o.trade_amount BETWEEN LEAST(p_amount, p_amount + p_step * v_far) AND GREATEST(p_amount, p_amount + p_step * v_far)
+        -- slotHeld as one expression: an OR of the four would be planned as a BitmapOr whose paid and
+        -- closed arms read every such order of every account (orders_expiry); this reads orders_slot alone.
+        AND CASE o.status WHEN 1 THEN o.expire_time WHEN 4 THEN o.expire_time WHEN 3 THEN o.closed_at WHEN 2 THEN o.paid_at END >= p_unpaid_since);
+    FOR i IN 0..v_far LOOP
+      v_x := p_amount + p_step * i;
+      EXIT WHEN v_x <= 0;
+      IF NOT (v_x = ANY (v_taken)) THEN RETURN v_x; END IF;
+    END LOOP;
+    EXIT WHEN p_max_offset <= p_near;
+  END LOOP;
+  RETURN NULL;
+END
+$fn$;
+
+-- The ids of an account's report group, itself included (itself alone while never computed).
+CREATE FUNCTION xpay_report_group(p_id BIGINT) RETURNS BIGINT[] LANGUAGE sql STABLE AS $fn$
+  SELECT ARRAY(SELECT p_id UNION SELECT m.id FROM channel_accounts g JOIN channel_accounts m ON m.report_group = g.report_group
+               WHERE g.id = p_id AND g.report_group > 0 ORDER BY 1)
+$fn$;
+
+CREATE FUNCTION xpay_create_order(
+  p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
+  p_notify_url TEXT, p_return_url TEXT, p_param TEXT, p_clientip TEXT, p_device TEXT, p_extra TEXT, p_now BIGINT, p_expire BIGINT,
+  p_allocate BOOLEAN, p_day_start BIGINT, p_max_offset BIGINT, p_near BIGINT, p_step INTEGER, p_unpaid_since BIGINT,
+  p_require_online BOOLEAN, p_heartbeat_timeout BIGINT, p_only_account BIGINT, p_waiting BOOLEAN)
+RETURNS TABLE (outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
+               order_row JSONB, account_row JSONB, held_us BIGINT)
+LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_existing orders%ROWTYPE;
+  v_found BOOLEAN;
+  c RECORD;
+  v_any BOOLEAN := false;
+  v_busy BIGINT[] := '{}';
+  v_tried BIGINT[] := '{}';
+  v_rg BIGINT;
+  v_held BOOLEAN := false;
+  v_reason TEXT := '';
+  v_group BIGINT[];
+  v_got INTEGER;
+  v_self BOOLEAN;
+  v_n INTEGER;
+  v_start INTEGER;
+  v_id BIGINT;
+  v_acc BIGINT;
+  v_ta BIGINT;
+  v_status INTEGER := 1;
+  v_locked_at TIMESTAMPTZ;
+  v_order JSONB;
+  v_account JSONB;
+  v_t TEXT;
+  v_try TEXT;
+  v_fail TEXT;
+BEGIN
+  -- A copy of this create on another instance waits here, then finds this order (orders.ts used the same key).
+  PERFORM pg_advisory_xact_lock(2, hashtext(p_pid::text || E'\\n' || p_out_trade_no));
+  SELECT * INTO v_existing FROM orders WHERE pid = p_pid AND out_trade_no = p_out_trade_no;
+  v_found := FOUND;
+  -- Returned as it is: the core's onExisting decides (a pending or paid one is returned, the rest refused).
+  IF v_found AND v_existing.status <> 5 THEN
+    RETURN QUERY SELECT 'existing'::text, NULL::text, NULL::int, NULL::text, NULL::bigint, NULL::bigint, to_jsonb(v_existing),
+      (SELECT to_jsonb(a) FROM channel_accounts a WHERE a.id = v_existing.account_id), 0::bigint;
+    RETURN;
   END IF;
+
+${ALLOCATION_026}
+  IF v_acc IS NOT NULL THEN
+    UPDATE channel_accounts SET use_seq = nextval('channel_accounts_use_seq') WHERE id = v_acc RETURNING to_jsonb(channel_accounts) INTO v_account;
+  END IF;
+  v_fail := CASE WHEN v_status = 5 THEN v_reason ELSE '' END;
+  -- (migration 025's row triggers on orders keep the income rollups in this same transaction.)
+  IF v_found THEN
+    -- A failed create retried on its own row, allocated again.
+    UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
+      return_url = p_return_url, param = p_param, clientip = p_clientip, device = p_device, extra = p_extra, created_at = p_now,
+      expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
+    WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO v_order;
+  ELSE
+${INSERT_026}  END IF;
   RETURN QUERY SELECT 'created'::text, v_t, v_status, v_fail, v_acc, v_ta, v_order, v_account,
     CASE WHEN v_locked_at IS NULL THEN 0 ELSE (extract(epoch FROM clock_timestamp() - v_locked_at) * 1000000)::bigint END;
 END

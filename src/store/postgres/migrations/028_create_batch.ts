@@ -28,6 +28,22 @@ const FOLD_028 = `-- The rollup rows, in one order for every batch, waiting as l
     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (bucket, pid, account_id, pay_type) DO UPDATE SET created = t.created + excluded.created;`).join("\n  ")}`;
 
+/**
+ * The loop over a batch's units (the JSON the caller sends) up to each unit's call, with the first
+ * unit's wait when it was busy before; migration 043's batch runs the same.
+ */
+export const UNITS_028 = `  FOR u IN SELECT * FROM jsonb_to_recordset(p_units) AS x(
+      i INTEGER, tn TEXT[], pid BIGINT, otn TEXT, family TEXT, pay_type TEXT, name TEXT, amount BIGINT, notify_url TEXT, return_url TEXT,
+      param TEXT, clientip TEXT, device TEXT, extra TEXT, now BIGINT, expire BIGINT, alloc BOOLEAN, day_start BIGINT, max_offset BIGINT,
+      near BIGINT, step INTEGER, unpaid_since BIGINT, online BOOLEAN, hb BIGINT, only_account BIGINT, busy BOOLEAN)
+  LOOP
+    -- Only the batch's first unit may wait, and only one that was busy before: it holds nothing yet.
+    v_wait := v_first AND u.busy;
+    v_first := false;
+    IF v_wait THEN PERFORM set_config('lock_timeout', '0', true); END IF;
+    v_waiting := false;
+`;
+
 export default `
 DROP TRIGGER order_rollup_insert ON orders;
 CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders FOR EACH ROW
@@ -59,17 +75,7 @@ DECLARE
   f_acc BIGINT[] := '{}';
   f_pt TEXT[] := '{}';
 BEGIN
-  FOR u IN SELECT * FROM jsonb_to_recordset(p_units) AS x(
-      i INTEGER, tn TEXT[], pid BIGINT, otn TEXT, family TEXT, pay_type TEXT, name TEXT, amount BIGINT, notify_url TEXT, return_url TEXT,
-      param TEXT, clientip TEXT, device TEXT, extra TEXT, now BIGINT, expire BIGINT, alloc BOOLEAN, day_start BIGINT, max_offset BIGINT,
-      near BIGINT, step INTEGER, unpaid_since BIGINT, online BOOLEAN, hb BIGINT, only_account BIGINT, busy BOOLEAN)
-  LOOP
-    -- Only the batch's first unit may wait, and only one that was busy before: it holds nothing yet.
-    v_wait := v_first AND u.busy;
-    v_first := false;
-    IF v_wait THEN PERFORM set_config('lock_timeout', '0', true); END IF;
-    v_waiting := false;
-    LOOP
+${UNITS_028}    LOOP
       v_state := NULL;
       r := NULL;
       BEGIN

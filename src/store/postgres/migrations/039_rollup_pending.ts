@@ -23,7 +23,8 @@ const pending = (r: "NEW" | "OLD", at: string, counts: [string, string][]) =>
   `INSERT INTO order_rollup_pending (bucket, pid, account_id, pay_type, ${counts.map(([c]) => c).join(", ")})
         VALUES (${r}.${at} - ${r}.${at} % 3600, ${r}.pid, COALESCE(${r}.account_id, 0), ${r}.pay_type, ${counts.map(([, v]) => v).join(", ")});`;
 
-const BATCH_FOLD = `-- The batch's new orders, counted as pending rows (039): no rollup row is locked.
+/** The batch's fold of its new orders into the pending rows (043's batch runs the same). */
+export const BATCH_FOLD = `-- The batch's new orders, counted as pending rows (039): no rollup row is locked.
   PERFORM set_config('lock_timeout', '0', true);
   INSERT INTO order_rollup_pending (bucket, pid, account_id, pay_type, created)
     SELECT f.at - f.at % 3600, f.pid, f.acc, f.pt, count(*) FROM unnest(f_at, f_pid, f_acc, f_pt) AS f(at, pid, acc, pt)

@@ -13,12 +13,10 @@
 // plan_cache_mode is set once, on the batch's call; xpay_free_amount's own clause is reset, and
 // 026's xpay_create_order (the call of a unit alone, create.ts) keeps its own, which its nested
 // calls see. The batch's answer rows are as 039's.
-/** 039's fold of the batch's new orders into the rollup's pending rows (its header says why). */
-const BATCH_FOLD = `-- The batch's new orders, counted as pending rows (039): no rollup row is locked.
-  PERFORM set_config('lock_timeout', '0', true);
-  INSERT INTO order_rollup_pending (bucket, pid, account_id, pay_type, created)
-    SELECT f.at - f.at % 3600, f.pid, f.acc, f.pt, count(*) FROM unnest(f_at, f_pid, f_acc, f_pt) AS f(at, pid, acc, pt)
-    GROUP BY 1, 2, 3, 4;`;
+
+import { ALLOCATION_026, INSERT_026 } from "./026_create_function.ts";
+import { UNITS_028 } from "./028_create_batch.ts";
+import { BATCH_FOLD } from "./039_rollup_pending.ts";
 
 export default `
 CREATE FUNCTION xpay_create_order_row(
@@ -69,86 +67,7 @@ BEGIN
     RETURN;
   END IF;
 
-  IF p_allocate AND NOT p_waiting THEN
-    -- The quick way (026): the first fitting account no other create holds, its group next, without waiting.
-    LOOP
-      SELECT a.id, a.report_group INTO v_id, v_rg FROM channel_accounts a
-      WHERE a.enabled = 1 AND a.pay_type = p_pay_type AND a.pid IN (0, p_pid) AND (p_only_account IS NULL OR a.id = p_only_account)
-        AND a.id <> ALL (v_tried)
-        AND (a.min_amount = 0 OR p_amount >= a.min_amount) AND (a.max_amount = 0 OR p_amount <= a.max_amount)
-        AND CASE WHEN a.day_amount = 0 THEN true ELSE COALESCE((SELECT SUM(o.trade_amount) FROM orders o
-              WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= p_day_start), 0) + p_amount <= a.day_amount END
-        AND (NOT p_require_online OR p_now - a.last_seen_at <= p_heartbeat_timeout)
-      ORDER BY a.sort, a.use_seq, a.id LIMIT 1 FOR UPDATE SKIP LOCKED;
-      EXIT WHEN NOT FOUND;
-      v_locked_at := clock_timestamp();
-      v_tried := v_tried || v_id;
-      v_held := true;
-      IF v_rg = 0 THEN
-        v_group := ARRAY[v_id];
-      ELSE
-        v_group := xpay_report_group(v_id);
-        SELECT count(*) INTO v_got FROM (SELECT id FROM channel_accounts WHERE id = ANY (v_group) AND id <> v_id ORDER BY id FOR UPDATE SKIP LOCKED) l;
-        CONTINUE WHEN v_got < cardinality(v_group) - 1;
-      END IF;
-      v_ta := xpay_free_amount(v_group, p_amount, p_step, p_near, p_max_offset, p_unpaid_since);
-      IF v_ta IS NOT NULL THEN v_acc := v_id; EXIT; END IF;
-      v_locked_at := NULL;
-    END LOOP;
-  END IF;
-
-  IF p_allocate AND v_acc IS NULL THEN
-    -- The rule's order (026): sort, then least recently used; busy ones set aside, then waited for.
-    FOR c IN
-      SELECT a.id, a.report_group, a.min_amount, a.max_amount, a.day_amount, a.last_seen_at,
-             CASE WHEN a.day_amount > 0 THEN COALESCE((SELECT SUM(o.trade_amount) FROM orders o
-               WHERE o.account_id = a.id AND o.status = 2 AND o.paid_at >= p_day_start), 0) ELSE 0 END AS paid_today
-      FROM channel_accounts a
-      WHERE a.enabled = 1 AND a.pay_type = p_pay_type AND a.pid IN (0, p_pid) AND (p_only_account IS NULL OR a.id = p_only_account)
-      ORDER BY a.sort, a.use_seq, a.id
-    LOOP
-      v_any := true;
-      IF c.min_amount > 0 AND p_amount < c.min_amount THEN v_reason := 'amount below every account''s minimum'; CONTINUE; END IF;
-      IF c.max_amount > 0 AND p_amount > c.max_amount THEN v_reason := 'amount above every account''s maximum'; CONTINUE; END IF;
-      IF c.day_amount > 0 AND c.paid_today + p_amount > c.day_amount THEN v_reason := 'daily limit reached on every account'; CONTINUE; END IF;
-      IF p_require_online AND p_now - c.last_seen_at > p_heartbeat_timeout THEN v_reason := 'no account has an online monitoring client'; CONTINUE; END IF;
-      v_reason := 'no free payable amount on any account; try again later';
-      IF p_waiting OR NOT v_held THEN v_busy := v_busy || c.id; CONTINUE; END IF;
-      v_group := CASE WHEN c.report_group = 0 THEN ARRAY[c.id] ELSE xpay_report_group(c.id) END;
-      SELECT count(*), COALESCE(bool_or(l.id = c.id AND l.enabled = 1 AND l.pay_type = p_pay_type AND l.report_group = c.report_group), false) INTO v_got, v_self
-      FROM (SELECT id, enabled, pay_type, report_group FROM channel_accounts WHERE id = ANY (v_group) ORDER BY id FOR UPDATE SKIP LOCKED) l;
-      IF v_got > 0 THEN v_held := true; END IF;
-      IF v_got < cardinality(v_group) OR NOT v_self THEN v_busy := v_busy || c.id; CONTINUE; END IF;
-      v_locked_at := clock_timestamp();
-      v_ta := xpay_free_amount(v_group, p_amount, p_step, p_near, p_max_offset, p_unpaid_since);
-      IF v_ta IS NOT NULL THEN v_acc := c.id; EXIT; END IF;
-    END LOOP;
-    IF NOT v_any THEN v_reason := 'no enabled account for pay type ' || p_pay_type; END IF;
-    IF v_acc IS NULL AND cardinality(v_busy) > 0 THEN
-      -- Holding a full one, given up first (XP001: the caller calls again, waiting); else one busy
-      -- group at a time, dealt round-robin to the waiters by their transaction ids (026).
-      IF v_held THEN RAISE EXCEPTION 'xpay: accounts busy' USING ERRCODE = 'XP001'; END IF;
-      v_n := cardinality(v_busy);
-      v_start := (txid_current() % v_n)::int;
-      FOR k IN 0..v_n - 1 LOOP
-        v_id := v_busy[1 + (v_start + k) % v_n];
-        v_group := xpay_report_group(v_id);
-        BEGIN
-          SELECT COALESCE(bool_or(l.id = v_id AND l.enabled = 1 AND l.pay_type = p_pay_type), false) INTO v_self
-          FROM (SELECT id, enabled, pay_type, report_group FROM channel_accounts WHERE id = ANY (v_group) ORDER BY id FOR UPDATE) l;
-          v_locked_at := clock_timestamp();
-          v_ta := CASE WHEN v_self THEN xpay_free_amount(v_group, p_amount, p_step, p_near, p_max_offset, p_unpaid_since) END;
-          IF v_ta IS NULL THEN RAISE EXCEPTION 'xpay: full' USING ERRCODE = 'XP003'; END IF;
-          v_acc := v_id;
-        EXCEPTION WHEN SQLSTATE 'XP003' THEN
-          v_locked_at := NULL;
-        END;
-        EXIT WHEN v_acc IS NOT NULL;
-      END LOOP;
-    END IF;
-    IF v_acc IS NULL THEN v_status := 5; END IF;
-  END IF;
-
+${ALLOCATION_026}
   IF v_acc IS NOT NULL THEN
     UPDATE channel_accounts SET use_seq = nextval('channel_accounts_use_seq') WHERE id = v_acc RETURNING to_jsonb(channel_accounts) INTO o_account_row;
   END IF;
@@ -160,17 +79,7 @@ BEGIN
       expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
     WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO o_order_row;
   ELSE
-    -- The first trade_no drawn that no order has (026: not ON CONFLICT, not read back).
-    FOREACH v_try IN ARRAY p_trade_nos LOOP
-      PERFORM 1 FROM orders WHERE trade_no = v_try;
-      IF NOT FOUND THEN v_t := v_try; EXIT; END IF;
-    END LOOP;
-    IF v_t IS NULL THEN RAISE EXCEPTION 'xpay: trade_no collision' USING ERRCODE = 'XP002'; END IF;
-    INSERT INTO orders (trade_no, pid, out_trade_no, family, pay_type, name, amount, status, fail_reason, account_id, trade_amount,
-                        notify_url, return_url, param, clientip, device, extra, created_at, expire_time)
-    VALUES (v_t, p_pid, p_out_trade_no, p_family, p_pay_type, p_name, p_amount, v_status, v_fail,
-            v_acc, v_ta, p_notify_url, p_return_url, p_param, p_clientip, p_device, p_extra, p_now, p_expire);
-  END IF;
+${INSERT_026}  END IF;
   o_outcome := 'created';
   o_trade_no := v_t;
   o_status := v_status;
@@ -204,17 +113,7 @@ DECLARE
   f_acc BIGINT[] := '{}';
   f_pt TEXT[] := '{}';
 BEGIN
-  FOR u IN SELECT * FROM jsonb_to_recordset(p_units) AS x(
-      i INTEGER, tn TEXT[], pid BIGINT, otn TEXT, family TEXT, pay_type TEXT, name TEXT, amount BIGINT, notify_url TEXT, return_url TEXT,
-      param TEXT, clientip TEXT, device TEXT, extra TEXT, now BIGINT, expire BIGINT, alloc BOOLEAN, day_start BIGINT, max_offset BIGINT,
-      near BIGINT, step INTEGER, unpaid_since BIGINT, online BOOLEAN, hb BIGINT, only_account BIGINT, busy BOOLEAN)
-  LOOP
-    -- Only the batch's first unit may wait, and only one that was busy before: it holds nothing yet.
-    v_wait := v_first AND u.busy;
-    v_first := false;
-    IF v_wait THEN PERFORM set_config('lock_timeout', '0', true); END IF;
-    v_waiting := false;
-    LOOP
+${UNITS_028}    LOOP
       v_state := NULL;
       BEGIN
         r := xpay_create_order_row(u.tn, u.pid, u.otn, u.family, u.pay_type, u.name, u.amount, u.notify_url, u.return_url, u.param,
