@@ -126,6 +126,16 @@ export const INSERT_026 = `    -- The first trade_no drawn that no order has. Tw
             v_acc, v_ta, p_notify_url, p_return_url, p_param, p_clientip, p_device, p_extra, p_now, p_expire);
 `;
 
+/** A failed create retried on its own row (026's xpay_create_order; 043 runs the same), its new row JSON into `into`. */
+export function retriedRow(into: string): string {
+  return `    -- A failed create retried on its own row, allocated again.
+    UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
+      return_url = p_return_url, param = p_param, clientip = p_clientip, device = p_device, extra = p_extra, created_at = p_now,
+      expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
+    WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO ${into};
+`;
+}
+
 export default `
 -- The core's chooseTradeAmount over one report group: the first free amount of the first p_near,
 -- then of the whole offset range (core/allocation.ts reads in the same two steps). NULL: all taken.
@@ -214,12 +224,7 @@ ${ALLOCATION_026}
   v_fail := CASE WHEN v_status = 5 THEN v_reason ELSE '' END;
   -- (migration 025's row triggers on orders keep the income rollups in this same transaction.)
   IF v_found THEN
-    -- A failed create retried on its own row, allocated again.
-    UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
-      return_url = p_return_url, param = p_param, clientip = p_clientip, device = p_device, extra = p_extra, created_at = p_now,
-      expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
-    WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO v_order;
-  ELSE
+${retriedRow("v_order")}  ELSE
 ${INSERT_026}  END IF;
   RETURN QUERY SELECT 'created'::text, v_t, v_status, v_fail, v_acc, v_ta, v_order, v_account,
     CASE WHEN v_locked_at IS NULL THEN 0 ELSE (extract(epoch FROM clock_timestamp() - v_locked_at) * 1000000)::bigint END;

@@ -14,7 +14,7 @@
 // 026's xpay_create_order (the call of a unit alone, create.ts) keeps its own, which its nested
 // calls see. The batch's answer rows are as 039's.
 
-import { ALLOCATION_026, INSERT_026 } from "./026_create_function.ts";
+import { ALLOCATION_026, INSERT_026, retriedRow } from "./026_create_function.ts";
 import { UNITS_028 } from "./028_create_batch.ts";
 import { BATCH_FOLD } from "./039_rollup_pending.ts";
 
@@ -73,12 +73,7 @@ ${ALLOCATION_026}
   END IF;
   v_fail := CASE WHEN v_status = 5 THEN v_reason ELSE '' END;
   IF v_found THEN
-    -- A failed create retried on its own row, allocated again.
-    UPDATE orders SET family = p_family, pay_type = p_pay_type, name = p_name, amount = p_amount, notify_url = p_notify_url,
-      return_url = p_return_url, param = p_param, clientip = p_clientip, device = p_device, extra = p_extra, created_at = p_now,
-      expire_time = p_expire, status = v_status, fail_reason = v_fail, account_id = v_acc, trade_amount = v_ta
-    WHERE trade_no = v_existing.trade_no RETURNING to_jsonb(orders) INTO o_order_row;
-  ELSE
+${retriedRow("o_order_row")}  ELSE
 ${INSERT_026}  END IF;
   o_outcome := 'created';
   o_trade_no := v_t;
