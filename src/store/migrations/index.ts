@@ -36,6 +36,7 @@ import payerAddressInTotals from "./040_payer_address_in_totals.ts";
 import orderNumberKey from "./041_order_number_key.ts";
 import denseRanges from "./042_dense_ranges.ts";
 import createRow from "./043_create_row.ts";
+import quickBatch from "./044_quick_batch.ts";
 
 export interface Migration {
   version: number;
@@ -83,4 +84,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 41, name: "order_number_key", sql: orderNumberKey },
   { version: 42, name: "dense_ranges", sql: denseRanges },
   { version: 43, name: "create_row", sql: createRow },
+  { version: 44, name: "quick_batch", sql: quickBatch },
 ];

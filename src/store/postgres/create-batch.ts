@@ -3,7 +3,8 @@
 // xpay_create_orders (migration 028), at most CAP at a time, one or two batches at a time per store
 // (call-share.ts: the instances on one database share the server's cores): one
 // round trip, one transaction, one commit and one WAL flush for the batch instead of one per create.
-// Every caller is answered after the call returned, that is after its commit.
+// Every caller is answered after the call returned, that is after its commit. The server runs the
+// units without a subtransaction each while none fails, 043's careful way when one does (044).
 //
 // A unit is answered alone: created or existing as create.ts answers it; busy (its accounts or its
 // out_trade_no held by another instance's batch, its trade_no drawn twice) goes to the head of the
@@ -20,7 +21,7 @@ import { retried } from "./tx.ts";
 
 type Row = Record<string, unknown>;
 
-/** Units per call. Each takes a subtransaction; PostgreSQL caches 64 subtransaction ids per backend. */
+/** Units per call. Each takes a subtransaction in the careful way; PostgreSQL caches 64 subtransaction ids per backend. */
 export const CAP = 60;
 /** Batches a busy unit goes through before it runs alone. */
 const BUSY_ROUNDS = 4;
@@ -34,11 +35,14 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-/** Batches and units per batch (bench/pg-creates.ts reads them). */
-export const batchStats = { batches: 0, units: 0, busy: 0, alone: 0, refused: 0 };
+/**
+ * Batches and units per batch (bench/pg-creates.ts reads them); `careful`: the batches that ran
+ * each unit in a subtransaction of its own (migration 044: a unit failed, or the first was busy).
+ */
+export const batchStats = { batches: 0, units: 0, busy: 0, alone: 0, refused: 0, careful: 0 };
 
-function element(i: number, p: Pending) {
-  const u = p.u;
+/** A unit as the batch's JSON carries it (`i` its place, from 1; `busy`: busy in an earlier batch). */
+export function batchElement(i: number, u: CreateOrderUnit, busy: boolean) {
   const o = u.order;
   const r = u.allocate?.request;
   return {
@@ -47,7 +51,7 @@ function element(i: number, p: Pending) {
     extra: JSON.stringify(o.extra), now: u.now, expire: u.expireTime, alloc: r !== undefined, day_start: r?.dayStart ?? 0,
     max_offset: r?.maxOffset ?? 0, near: Math.min(r?.maxOffset ?? 0, NEAR), step: r?.policy.direction === "up" ? 1 : -1,
     unpaid_since: u.now - (r?.policy.matchWindow ?? 0), online: r?.policy.requireOnline ?? false, hb: r?.policy.heartbeatTimeout ?? 0,
-    only_account: r?.onlyAccountId ?? null, busy: p.busy > 0,
+    only_account: r?.onlyAccountId ?? null, busy,
   };
 }
 
@@ -94,7 +98,7 @@ export class CreateBatches {
     let rows: Row[];
     try {
       sql = await this.db();
-      const units = JSON.stringify(batch.map((p, i) => element(i + 1, p)));
+      const units = JSON.stringify(batch.map((p, i) => batchElement(i + 1, p.u, p.busy > 0)));
       // As text, then jsonb: a string bound to jsonb would be sent as one JSON string value.
       rows = (await retried(() => sql`SELECT * FROM xpay_create_orders(${units}::text::jsonb)`)) as Row[];
     } catch {
@@ -104,7 +108,9 @@ export class CreateBatches {
     }
     batchStats.batches++;
     batchStats.units += batch.length;
-    const end = Number(rows.find((r) => r.outcome === "end")?.at_us ?? 0);
+    const endRow = rows.find((r) => r.outcome === "end");
+    const end = Number(endRow?.at_us ?? 0);
+    if (endRow?.fail_reason === "careful") batchStats.careful++;
     const again: Pending[] = [];
     const answered = new Set<Pending>();
     for (const row of rows) {

@@ -18,6 +18,58 @@ import { ALLOCATION_026, INSERT_026, retriedRow } from "./026_create_function.ts
 import { UNITS_028 } from "./028_create_batch.ts";
 import { BATCH_FOLD } from "./039_rollup_pending.ts";
 
+/**
+ * A unit's call of xpay_create_order_row from the batch's loop (over `u`), `waiting` its last
+ * argument, and the time its account's lock was taken (v_locked); 044's batch runs the same.
+ */
+export function rowCall(waiting: string, indent: string): string {
+  return `${indent}r := xpay_create_order_row(u.tn, u.pid, u.otn, u.family, u.pay_type, u.name, u.amount, u.notify_url, u.return_url, u.param,
+${indent}  u.clientip, u.device, u.extra, u.now, u.expire, u.alloc, u.day_start, u.max_offset, u.near, u.step, u.unpaid_since,
+${indent}  u.online, u.hb, u.only_account, ${waiting});
+${indent}v_locked := (extract(epoch FROM clock_timestamp() - v_start) * 1000000)::bigint - r.o_held_us;
+`;
+}
+
+/** A unit's new order (not a failed one retried) counted for the batch's fold (044 runs the same). */
+export const FOLD_NEW_ROW = `    -- A new row (not a failed one retried, whose update the update trigger counts): folded below.
+    IF r.o_outcome = 'created' AND r.o_order_row IS NULL THEN
+      f_at := f_at || u.now;
+      f_pid := f_pid || u.pid;
+      f_acc := f_acc || COALESCE(r.o_account_id, 0);
+      f_pt := f_pt || u.pay_type;
+    END IF;
+`;
+
+/**
+ * 043's loop over the batch's units, each in a subtransaction of its own (a unit that fails is
+ * rolled back alone and answered busy or error); 044 runs it when its quick way cannot.
+ */
+export const CAREFUL_UNITS_043 = `${UNITS_028}    LOOP
+      v_state := NULL;
+      BEGIN
+${rowCall("v_waiting", "        ")}      EXCEPTION WHEN OTHERS THEN
+        v_state := SQLSTATE;
+      END;
+      EXIT WHEN NOT v_wait OR v_waiting OR v_state IS DISTINCT FROM 'XP001';
+      v_waiting := true;
+    END LOOP;
+    IF v_wait THEN PERFORM set_config('lock_timeout', '3ms', true); END IF;
+    i := u.i;
+    IF v_state IS NOT NULL THEN
+      -- accounts busy, trade_no drawn twice, a lock not had in time, a deadlock: again in the next batch.
+      outcome := CASE WHEN v_state IN ('XP001', 'XP002', '23505', '55P03', '40P01') THEN 'busy' ELSE 'error' END;
+      trade_no := NULL; status := NULL; fail_reason := NULL; account_id := NULL; trade_amount := NULL;
+      order_row := NULL; account_row := NULL; at_us := NULL; error_state := v_state;
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+${FOLD_NEW_ROW}    outcome := r.o_outcome; trade_no := r.o_trade_no; status := r.o_status; fail_reason := r.o_fail_reason;
+    account_id := r.o_account_id; trade_amount := r.o_trade_amount; order_row := r.o_order_row; account_row := r.o_account_row;
+    at_us := CASE WHEN r.o_held_us > 0 THEN v_locked END; error_state := NULL;
+    RETURN NEXT;
+  END LOOP;
+`;
+
 export default `
 CREATE FUNCTION xpay_create_order_row(
   p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
@@ -108,42 +160,7 @@ DECLARE
   f_acc BIGINT[] := '{}';
   f_pt TEXT[] := '{}';
 BEGIN
-${UNITS_028}    LOOP
-      v_state := NULL;
-      BEGIN
-        r := xpay_create_order_row(u.tn, u.pid, u.otn, u.family, u.pay_type, u.name, u.amount, u.notify_url, u.return_url, u.param,
-          u.clientip, u.device, u.extra, u.now, u.expire, u.alloc, u.day_start, u.max_offset, u.near, u.step, u.unpaid_since,
-          u.online, u.hb, u.only_account, v_waiting);
-        v_locked := (extract(epoch FROM clock_timestamp() - v_start) * 1000000)::bigint - r.o_held_us;
-      EXCEPTION WHEN OTHERS THEN
-        v_state := SQLSTATE;
-      END;
-      EXIT WHEN NOT v_wait OR v_waiting OR v_state IS DISTINCT FROM 'XP001';
-      v_waiting := true;
-    END LOOP;
-    IF v_wait THEN PERFORM set_config('lock_timeout', '3ms', true); END IF;
-    i := u.i;
-    IF v_state IS NOT NULL THEN
-      -- accounts busy, trade_no drawn twice, a lock not had in time, a deadlock: again in the next batch.
-      outcome := CASE WHEN v_state IN ('XP001', 'XP002', '23505', '55P03', '40P01') THEN 'busy' ELSE 'error' END;
-      trade_no := NULL; status := NULL; fail_reason := NULL; account_id := NULL; trade_amount := NULL;
-      order_row := NULL; account_row := NULL; at_us := NULL; error_state := v_state;
-      RETURN NEXT;
-      CONTINUE;
-    END IF;
-    -- A new row (not a failed one retried, whose update the update trigger counts): folded below.
-    IF r.o_outcome = 'created' AND r.o_order_row IS NULL THEN
-      f_at := f_at || u.now;
-      f_pid := f_pid || u.pid;
-      f_acc := f_acc || COALESCE(r.o_account_id, 0);
-      f_pt := f_pt || u.pay_type;
-    END IF;
-    outcome := r.o_outcome; trade_no := r.o_trade_no; status := r.o_status; fail_reason := r.o_fail_reason;
-    account_id := r.o_account_id; trade_amount := r.o_trade_amount; order_row := r.o_order_row; account_row := r.o_account_row;
-    at_us := CASE WHEN r.o_held_us > 0 THEN v_locked END; error_state := NULL;
-    RETURN NEXT;
-  END LOOP;
-
+${CAREFUL_UNITS_043}
   ${BATCH_FOLD}
   -- The batch's end, for the lock hold of its units (each held its account from at_us to here, then the commit).
   i := 0; outcome := 'end'; trade_no := NULL; status := NULL; fail_reason := NULL; account_id := NULL; trade_amount := NULL;
