@@ -109,11 +109,11 @@ export async function costReader(adminUrl: string) {
       const [r] = await sql`SELECT pg_wal_lsn_diff(${to}::pg_lsn, ${from}::pg_lsn) AS b`;
       return Number(r.b);
     },
-    /** The busiest statements run in `database` since the reset, top-level ones (not the function's own). */
-    async statements(database: string, limit = 6): Promise<StatementCost[]> {
+    /** The busiest statements run in `database` since the reset: top-level ones, or (nested) the ones functions and triggers ran. */
+    async statements(database: string, limit = 6, nested = false): Promise<StatementCost[]> {
       const rows = await sql`
         SELECT s.query, s.calls, s.mean_exec_time, s.rows, s.total_exec_time FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-        WHERE d.datname = ${database} AND s.toplevel ORDER BY s.total_exec_time DESC LIMIT ${limit}`;
+        WHERE d.datname = ${database} AND s.toplevel <> ${nested} ORDER BY s.total_exec_time DESC LIMIT ${limit}`;
       return rows.map((r: Record<string, unknown>) => ({
         query: String(r.query).replace(/\s+/g, " ").replace(/^SELECT .*? FROM (\w+)\(.*/, "SELECT ... FROM $1(...)").slice(0, 100), calls: Number(r.calls), meanMs: Number(r.mean_exec_time), rows: Number(r.rows), totalMs: Number(r.total_exec_time),
       }));

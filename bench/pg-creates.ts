@@ -5,14 +5,15 @@
 // bytes, records, full-page images and flushes per create, the flush time, the create statement's
 // pg_stat_statements line (calls, mean time, rows; with batches, one call per batch) and its time per
 // create, the lock hold per create (from the account's lock to the function's end: in a batch, to
-// the batch's end; the commit follows), units per batch with the busy and alone counts
+// the batch's end; the commit follows), units per batch with the busy, alone and careful counts
 // (src/store/postgres/create-batch.ts), and the slots held twice (must be 0).
 // `bun bench/pg-creates.ts [seconds]`. XPAY_PG_CREATE_BATCHES (batches in flight per store) is read
 // by every checkout that has batches. The stores here share this process's connection name, so
 // they count as one instance in call-share.ts and each sends two batches, as before it.
 // Env: XPAY_ROOTS=/a,/b (checkouts alternated in each round, ratios against the first; XPAY_ROOT
 // alone is one), BENCH_PG_ROUNDS (2), BENCH_PG_ACCOUNTS (16,64), BENCH_PG_INSTANCES (1,2),
-// BENCH_PG_INFLIGHT (32), BENCH_PG_WARMUP (2: seconds of creates before ANALYZE), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
+// BENCH_PG_INFLIGHT (32), BENCH_PG_WARMUP (2: seconds of creates before ANALYZE), BENCH_PG_NESTED=1 (below each
+// setup's line, the statements the functions and triggers ran: calls and µs per create), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
 import { join } from "node:path";
 import { SQL } from "bun";
 import { startCluster } from "../test/pg/cluster.ts";
@@ -28,6 +29,7 @@ const ACCOUNTS = list(process.env.BENCH_PG_ACCOUNTS, "16,64");
 const INSTANCES = list(process.env.BENCH_PG_INSTANCES, "1,2");
 const INFLIGHT = Number(process.env.BENCH_PG_INFLIGHT ?? 32);
 const WARMUP = Number(process.env.BENCH_PG_WARMUP ?? 2);
+const NESTED = process.env.BENCH_PG_NESTED === "1";
 
 interface Checkout {
   root: string;
@@ -36,7 +38,7 @@ interface Checkout {
   /** the create function's lock hold counters (absent before it) */
   hold?: { creates: number; micros: number };
   /** the batched create's counters (absent before it) */
-  batches?: { batches: number; units: number; busy: number; alone: number };
+  batches?: { batches: number; units: number; busy: number; alone: number; careful?: number };
 }
 
 async function checkout(root: string): Promise<Checkout> {
@@ -80,6 +82,7 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   await Promise.all(Array.from({ length: INFLIGHT }, (_, w) => createOne(w))); // plans cached
   await cost.reset();
   const before = { cpu: cpuTimes(), pg: serverCpuMs(cluster.dataDir), app: process.cpuUsage(), wal: await cost.wal(), hold: { ...(c.hold ?? { creates: 0, micros: 0 }) }, batches: { ...(c.batches ?? { batches: 0, units: 0, busy: 0, alone: 0 }) } };
+  // careful: batches that ran each unit in a subtransaction of its own (migration 044; absent before it)
   let made = 0;
   let failed = 0;
   let waitedMs = 0;
@@ -101,11 +104,12 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   const pgMs = serverCpuMs(cluster.dataDir) - before.pg;
   const steal = stealPct(before.cpu, cpuTimes());
   const walBytes = await cost.walBytes(before.wal.lsn, wal.lsn);
+  const nested = NESTED ? await cost.statements(name, 20, true) : [];
   const top = (await cost.statements(name)).find((s) => /xpay_create_orders?\(|INSERT INTO orders/.test(s.query));
   const look = new SQL(url, { max: 1 });
   const heldTwice = Number(((await look.unsafe(HELD_TWICE)) as { n: number }[])[0]!.n);
   await look.close();
-  const b = c.batches ? { batches: c.batches.batches - before.batches.batches, units: c.batches.units - before.batches.units, busy: c.batches.busy - before.batches.busy, alone: c.batches.alone - before.batches.alone } : null;
+  const b = c.batches ? { batches: c.batches.batches - before.batches.batches, units: c.batches.units - before.batches.units, busy: c.batches.busy - before.batches.busy, alone: c.batches.alone - before.batches.alone, careful: c.batches.careful === undefined ? "-" : c.batches.careful - (before.batches.careful ?? 0) } : null;
   const hold = c.hold ? { creates: c.hold.creates - before.hold.creates, micros: c.hold.micros - before.hold.micros } : null;
   await Promise.all(stores.map((s) => s.end()));
   const rate = made / elapsed;
@@ -115,8 +119,9 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
     `| ${round} | ${c.root === here ? "this checkout" : c.root} | ${instances} | ${accounts} | ${Math.round(rate)} | ${steal.toFixed(1)} % | ${failed} | ${heldTwice} ` +
       `| ${per(pgMs, 3)} | ${per((app.user + app.system) / 1000, 3)} | ${per(walBytes, 0)} | ${per(wal.records - before.wal.records, 1)} | ${per(wal.fpi - before.wal.fpi, 2)} ` +
       `| ${per(syncs, 3)} | ${syncs ? ((wal.syncMs - before.wal.syncMs) / syncs).toFixed(2) : "-"} | ${top ? `${top.calls} / ${top.meanMs.toFixed(3)} / ${top.rows}` : "-"} | ${top ? per(top.calls * top.meanMs, 3) : "-"} ` +
-      `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} | ${b?.batches ? `${(b.units / b.batches).toFixed(1)} / ${b.busy} / ${b.alone}` : "-"} |`,
+      `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} | ${b?.batches ? `${(b.units / b.batches).toFixed(1)} / ${b.busy} / ${b.alone} / ${b.careful}` : "-"} |`,
   );
+  for (const st of nested) results.push(`|   nested | ${(st.calls / made).toFixed(2)} calls/create | ${(st.totalMs / made * 1000).toFixed(1)} µs/create | ${(st.meanMs * 1000).toFixed(1)} µs/call | ${st.query} |`);
   console.error(`[pg-creates] round ${round} ${c.root} ${instances} instance(s), ${accounts} accounts: ${Math.round(rate)} creates/s, steal ${steal.toFixed(1)} %, failed ${failed}, held twice ${heldTwice}`);
   return rate;
 }
@@ -128,7 +133,7 @@ try {
     for (const accounts of ACCOUNTS) for (const instances of INSTANCES) for (const c of order) await measure(c, instances, accounts, round);
   }
   console.log(`PostgreSQL ${process.env.PG_DURABLE === "0" ? "fsync off" : "durable defaults"}, ${INFLIGHT} creates in flight, ${seconds} s per setup, 16 connections per instance, max_offset 50`);
-  console.log("| round | checkout | instances | accounts | creates/s | steal | failed | slots held twice | PostgreSQL CPU ms/create | app CPU ms/create | WAL bytes/create | WAL records/create | full-page images/create | WAL flushes/create | ms/flush | create statement: calls / mean ms / rows | statement ms/create | lock hold µs (to the function's end) | client ms/create | units/batch / busy / alone |");
+  console.log("| round | checkout | instances | accounts | creates/s | steal | failed | slots held twice | PostgreSQL CPU ms/create | app CPU ms/create | WAL bytes/create | WAL records/create | full-page images/create | WAL flushes/create | ms/flush | create statement: calls / mean ms / rows | statement ms/create | lock hold µs (to the function's end) | client ms/create | units/batch / busy / alone / careful batches |");
   console.log(`|${"---|".repeat(20)}`);
   for (const r of results) console.log(r);
 } finally {
