@@ -2,8 +2,8 @@
 // batch ran every unit in a BEGIN ... EXCEPTION block of its own, so that a unit that failed was
 // rolled back alone: a subtransaction per unit, with its own transaction id for the unit's writes,
 // which every other backend's visibility checks then look up among the batch's. Measured with
-// `bench/pg-creates.ts` alternated (2026-12-03), a batch without them made 10-37 % more creates in
-// 8 of 10 rounds, PostgreSQL's CPU a create 0.39 against 0.445 ms at the medians.
+// `bench/pg-creates.ts` alternated (2026-12-03), a batch without them made 6-41 % more creates in
+// 8 of 10 rounds, PostgreSQL's CPU a create 0.39 against 0.445 ms at the medians of six.
 //
 // Now the batch first runs its units in one block (the quick way): one subtransaction for them all,
 // the answers kept in arrays and returned only once every unit went through. When any unit fails
