@@ -19,6 +19,32 @@ import { UNITS_028 } from "./028_create_batch.ts";
 import { BATCH_FOLD } from "./039_rollup_pending.ts";
 
 /**
+ * The batch's declaration (xpay_create_orders as 043 declares it) up to BEGIN, with `more`
+ * (declarations of its own) last; 044's batch is declared the same.
+ */
+export function batchHead(more: string): string {
+  return `CREATE OR REPLACE FUNCTION xpay_create_orders(p_units JSONB)
+RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
+               order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
+LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' SET plan_cache_mode = force_generic_plan AS $fn$
+#variable_conflict use_column
+DECLARE
+  u RECORD;
+  r RECORD;
+  v_start TIMESTAMPTZ := clock_timestamp();
+  v_first BOOLEAN := true;
+  v_wait BOOLEAN;
+  v_waiting BOOLEAN;
+  v_state TEXT;
+  v_locked BIGINT;
+  f_at BIGINT[] := '{}';
+  f_pid BIGINT[] := '{}';
+  f_acc BIGINT[] := '{}';
+  f_pt TEXT[] := '{}';
+${more}`;
+}
+
+/**
  * A unit's call of xpay_create_order_row from the batch's loop (over `u`), `waiting` its last
  * argument, and the time its account's lock was taken (v_locked); 044's batch runs the same.
  */
@@ -141,25 +167,7 @@ ALTER FUNCTION xpay_free_amount(BIGINT[], BIGINT, INTEGER, BIGINT, BIGINT, BIGIN
 
 -- 028's batch (with 039's fold), its units through xpay_create_order_row: the same units, locks,
 -- waits and answers.
-CREATE OR REPLACE FUNCTION xpay_create_orders(p_units JSONB)
-RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
-               order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
-LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' SET plan_cache_mode = force_generic_plan AS $fn$
-#variable_conflict use_column
-DECLARE
-  u RECORD;
-  r RECORD;
-  v_start TIMESTAMPTZ := clock_timestamp();
-  v_first BOOLEAN := true;
-  v_wait BOOLEAN;
-  v_waiting BOOLEAN;
-  v_state TEXT;
-  v_locked BIGINT;
-  f_at BIGINT[] := '{}';
-  f_pid BIGINT[] := '{}';
-  f_acc BIGINT[] := '{}';
-  f_pt TEXT[] := '{}';
-BEGIN
+${batchHead("")}BEGIN
 ${CAREFUL_UNITS_043}
   ${BATCH_FOLD}
   -- The batch's end, for the lock hold of its units (each held its account from at_us to here, then the commit).

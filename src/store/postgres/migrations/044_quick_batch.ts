@@ -19,7 +19,7 @@
 // A unit's stamp (nextval) taken in a block that was rolled back is not given back: a gap.
 
 import { BATCH_FOLD } from "./039_rollup_pending.ts";
-import { CAREFUL_UNITS_043, FOLD_NEW_ROW, rowCall } from "./043_create_row.ts";
+import { batchHead, CAREFUL_UNITS_043, FOLD_NEW_ROW, rowCall } from "./043_create_row.ts";
 import { UNITS_028 } from "./028_create_batch.ts";
 
 /** The answer columns kept per unit in the quick way, with what fills each. */
@@ -37,27 +37,9 @@ const KEPT: [string, string, string][] = [
 ];
 
 export default `
-CREATE OR REPLACE FUNCTION xpay_create_orders(p_units JSONB)
-RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
-               order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
-LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' SET plan_cache_mode = force_generic_plan AS $fn$
-#variable_conflict use_column
-DECLARE
-  u RECORD;
-  r RECORD;
-  v_start TIMESTAMPTZ := clock_timestamp();
-  v_first BOOLEAN := true;
-  v_wait BOOLEAN;
-  v_waiting BOOLEAN;
-  v_state TEXT;
-  v_locked BIGINT;
-  v_quick BOOLEAN := NOT COALESCE((p_units -> 0 ->> 'busy')::boolean, false);
-  f_at BIGINT[] := '{}';
-  f_pid BIGINT[] := '{}';
-  f_acc BIGINT[] := '{}';
-  f_pt TEXT[] := '{}';
+${batchHead(`  v_quick BOOLEAN := NOT COALESCE((p_units -> 0 ->> 'busy')::boolean, false);
 ${KEPT.map(([a, t]) => `  ${a} ${t}[] := '{}';`).join("\n")}
-BEGIN
+`)}BEGIN
   IF v_quick THEN
     -- The quick way: every unit in this one block. (No unit waits here: the first is not busy.)
     BEGIN
