@@ -10,28 +10,27 @@ import { batchElement, batchStats } from "../../src/store/postgres/create-batch.
 import { PostgresStore } from "../../src/store/postgres/index.ts";
 import { account, createUnit, merchant, newOrder } from "../store-contract/harness.ts";
 import { clusterPerFile, withPostgres } from "./cluster.ts";
+import { onNewDatabase } from "./new-database.ts";
 
 type Row = { i: number; outcome: string; trade_no: string | null; fail_reason: string | null; error_state: string | null };
 
 withPostgres(() => {
   const cluster = clusterPerFile();
 
-  async function open(name: string) {
-    const url = await cluster().createDatabase(name);
-    const store = PostgresStore.open(url, { max: 4 });
-    const sql = new SQL(url, { max: 1 });
-    await merchant(store);
-    for (let i = 0; i < 4; i++) await account(store);
-    return { store, sql, end: async () => (await store.end(), await sql.close()) };
-  }
+  /** A new database with a merchant and four accounts (onNewDatabase: both connections closed after). */
+  const withAccounts = (name: string, body: (store: PostgresStore, sql: SQL) => Promise<void>) =>
+    onNewDatabase(cluster, name, { max: 4 }, async (store, sql) => {
+      await merchant(store);
+      for (let i = 0; i < 4; i++) await account(store);
+      await body(store, sql);
+    });
 
   const xid = async (sql: SQL) => Number((await sql`SELECT txid_current() AS x`)[0].x);
   const batch = (sql: SQL, units: ReturnType<typeof batchElement>[]) =>
     sql`SELECT * FROM xpay_create_orders(${JSON.stringify(units)}::text::jsonb)` as Promise<Row[]>;
 
   test("a batch in which nothing fails: its units in one subtransaction, not one each", async () => {
-    const { store, sql, end } = await open("quick");
-    try {
+    await withAccounts("quick", async (store, sql) => {
       await store.createOrder(createUnit(newOrder({ amount: 900 }))); // the pool open, the plans made
       const before = { ...batchStats };
       const x0 = await xid(sql);
@@ -47,14 +46,11 @@ withPostgres(() => {
       expect(used).toBeGreaterThanOrEqual(2 * batches);
       expect(used).toBeLessThanOrEqual(2 * batches + 2);
       expect(used).toBeLessThan(batches + n);
-    } finally {
-      await end();
-    }
+    });
   }, 60_000);
 
   test("a unit that fails sends its batch the careful way: the others created once, counted once, it busy", async () => {
-    const { store, sql, end } = await open("careful");
-    try {
+    await withAccounts("careful", async (store, sql) => {
       await store.createOrder(createUnit(newOrder({ amount: 900 }), { newTradeNo: () => "T-TAKEN" }));
       const units = [
         createUnit(newOrder({ outTradeNo: "C1", amount: 1000 })),
@@ -73,14 +69,11 @@ withPostgres(() => {
       // The quick block's counts went with it: three new orders, counted once.
       const pending = Number((await sql`SELECT COALESCE(sum(created), 0) AS n FROM order_rollup_pending`)[0].n);
       expect(pending - pending0).toBe(3);
-    } finally {
-      await end();
-    }
+    });
   }, 60_000);
 
   test("a batch whose first unit was busy goes the careful way from the start; one without, the quick way", async () => {
-    const { store, sql, end } = await open("first");
-    try {
+    await withAccounts("first", async (store, sql) => {
       const unit = (otn: string, amount: number) => createUnit(newOrder({ outTradeNo: otn, amount }));
       const careful = await batch(sql, [batchElement(1, unit("F1", 1000), true), batchElement(2, unit("F2", 1001), false)]);
       expect(careful.find((r) => r.outcome === "end")?.fail_reason).toBe("careful");
@@ -97,8 +90,6 @@ withPostgres(() => {
       const again = await batch(sql, [batchElement(1, unit("Q1", 1002), false)]);
       expect(again.find((r) => r.i === 1)?.outcome).toBe("existing");
       expect(await store.createOrder(unit("Z", 1010))).toMatchObject({ kind: "created", order: { status: 1 } }); // the store still answers after direct calls
-    } finally {
-      await end();
-    }
+    });
   }, 60_000);
 });

@@ -7,6 +7,34 @@
 // accounts of a report group), so an instance of the previous version creating on the same
 // database at the same time still serializes with this one. test/pg/create-function.test.ts holds
 // its decisions equal to the rule's on random data.
+/** The parameters of 026's xpay_create_order (043's xpay_create_order_row takes the same). */
+export const CREATE_PARAMS_026 = `  p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
+  p_notify_url TEXT, p_return_url TEXT, p_param TEXT, p_clientip TEXT, p_device TEXT, p_extra TEXT, p_now BIGINT, p_expire BIGINT,
+  p_allocate BOOLEAN, p_day_start BIGINT, p_max_offset BIGINT, p_near BIGINT, p_step INTEGER, p_unpaid_since BIGINT,
+  p_require_online BOOLEAN, p_heartbeat_timeout BIGINT, p_only_account BIGINT, p_waiting BOOLEAN`;
+
+/** The variables ALLOCATION_026 and INSERT_026 use, as 026's xpay_create_order declares them (043's too). */
+export const ALLOCATION_VARS_026 = `  v_existing orders%ROWTYPE;
+  v_found BOOLEAN;
+  c RECORD;
+  v_any BOOLEAN := false;
+  v_busy BIGINT[] := '{}';
+  v_tried BIGINT[] := '{}';
+  v_rg BIGINT;
+  v_held BOOLEAN := false;
+  v_reason TEXT := '';
+  v_group BIGINT[];
+  v_got INTEGER;
+  v_self BOOLEAN;
+  v_n INTEGER;
+  v_start INTEGER;
+  v_id BIGINT;
+  v_acc BIGINT;
+  v_ta BIGINT;
+  v_status INTEGER := 1;
+  v_locked_at TIMESTAMPTZ;
+`;
+
 /**
  * The allocation of 026's xpay_create_order: the quick way, then the rule's pass and the wait for a
  * busy group; it leaves the account in v_acc (NULL: v_status 5 with v_reason) and the amount in
@@ -172,35 +200,13 @@ CREATE FUNCTION xpay_report_group(p_id BIGINT) RETURNS BIGINT[] LANGUAGE sql STA
 $fn$;
 
 CREATE FUNCTION xpay_create_order(
-  p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
-  p_notify_url TEXT, p_return_url TEXT, p_param TEXT, p_clientip TEXT, p_device TEXT, p_extra TEXT, p_now BIGINT, p_expire BIGINT,
-  p_allocate BOOLEAN, p_day_start BIGINT, p_max_offset BIGINT, p_near BIGINT, p_step INTEGER, p_unpaid_since BIGINT,
-  p_require_online BOOLEAN, p_heartbeat_timeout BIGINT, p_only_account BIGINT, p_waiting BOOLEAN)
+${CREATE_PARAMS_026})
 RETURNS TABLE (outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
                order_row JSONB, account_row JSONB, held_us BIGINT)
 LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
 #variable_conflict use_column
 DECLARE
-  v_existing orders%ROWTYPE;
-  v_found BOOLEAN;
-  c RECORD;
-  v_any BOOLEAN := false;
-  v_busy BIGINT[] := '{}';
-  v_tried BIGINT[] := '{}';
-  v_rg BIGINT;
-  v_held BOOLEAN := false;
-  v_reason TEXT := '';
-  v_group BIGINT[];
-  v_got INTEGER;
-  v_self BOOLEAN;
-  v_n INTEGER;
-  v_start INTEGER;
-  v_id BIGINT;
-  v_acc BIGINT;
-  v_ta BIGINT;
-  v_status INTEGER := 1;
-  v_locked_at TIMESTAMPTZ;
-  v_order JSONB;
+${ALLOCATION_VARS_026}  v_order JSONB;
   v_account JSONB;
   v_t TEXT;
   v_try TEXT;

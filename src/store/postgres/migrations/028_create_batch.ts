@@ -53,14 +53,14 @@ CREATE TRIGGER order_rollup_insert AFTER INSERT ON orders FOR EACH ROW
 ${createOrdersFunction("CREATE FUNCTION", FOLD_028)}`;
 
 /**
- * xpay_create_orders as 028 wrote it, with `fold` as the statements that count the batch's new
- * orders (from the arrays f_at, f_pid, f_acc, f_pt) at its end; `head` is how it is declared.
+ * xpay_create_orders's declaration up to BEGIN: `head` how it is declared, `settings` more SET
+ * clauses, `vars` more variables before the fold's arrays (043 and 044 declare theirs through it).
  */
-export function createOrdersFunction(head: "CREATE FUNCTION" | "CREATE OR REPLACE FUNCTION", fold: string): string {
+export function batchDeclaration(head: "CREATE FUNCTION" | "CREATE OR REPLACE FUNCTION", settings: string, vars: string): string {
   return `${head} xpay_create_orders(p_units JSONB)
 RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
                order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
-LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' AS $fn$
+LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on'${settings} AS $fn$
 #variable_conflict use_column
 DECLARE
   u RECORD;
@@ -70,11 +70,19 @@ DECLARE
   v_wait BOOLEAN;
   v_waiting BOOLEAN;
   v_state TEXT;
-  f_at BIGINT[] := '{}';
+${vars}  f_at BIGINT[] := '{}';
   f_pid BIGINT[] := '{}';
   f_acc BIGINT[] := '{}';
   f_pt TEXT[] := '{}';
-BEGIN
+`;
+}
+
+/**
+ * xpay_create_orders as 028 wrote it, with `fold` as the statements that count the batch's new
+ * orders (from the arrays f_at, f_pid, f_acc, f_pt) at its end; `head` is how it is declared.
+ */
+export function createOrdersFunction(head: "CREATE FUNCTION" | "CREATE OR REPLACE FUNCTION", fold: string): string {
+  return `${batchDeclaration(head, "", "")}BEGIN
 ${UNITS_028}    LOOP
       v_state := NULL;
       r := NULL;

@@ -14,8 +14,8 @@
 // 026's xpay_create_order (the call of a unit alone, create.ts) keeps its own, which its nested
 // calls see. The batch's answer rows are as 039's.
 
-import { ALLOCATION_026, INSERT_026, retriedRow } from "./026_create_function.ts";
-import { UNITS_028 } from "./028_create_batch.ts";
+import { ALLOCATION_026, ALLOCATION_VARS_026, CREATE_PARAMS_026, INSERT_026, retriedRow } from "./026_create_function.ts";
+import { batchDeclaration, UNITS_028 } from "./028_create_batch.ts";
 import { BATCH_FOLD } from "./039_rollup_pending.ts";
 
 /**
@@ -23,25 +23,7 @@ import { BATCH_FOLD } from "./039_rollup_pending.ts";
  * (declarations of its own) last; 044's batch is declared the same.
  */
 export function batchHead(more: string): string {
-  return `CREATE OR REPLACE FUNCTION xpay_create_orders(p_units JSONB)
-RETURNS TABLE (i INTEGER, outcome TEXT, trade_no TEXT, status INTEGER, fail_reason TEXT, account_id BIGINT, trade_amount BIGINT,
-               order_row JSONB, account_row JSONB, at_us BIGINT, error_state TEXT)
-LANGUAGE plpgsql SET lock_timeout = '3ms' SET xpay.rollup_folded = 'on' SET plan_cache_mode = force_generic_plan AS $fn$
-#variable_conflict use_column
-DECLARE
-  u RECORD;
-  r RECORD;
-  v_start TIMESTAMPTZ := clock_timestamp();
-  v_first BOOLEAN := true;
-  v_wait BOOLEAN;
-  v_waiting BOOLEAN;
-  v_state TEXT;
-  v_locked BIGINT;
-  f_at BIGINT[] := '{}';
-  f_pid BIGINT[] := '{}';
-  f_acc BIGINT[] := '{}';
-  f_pt TEXT[] := '{}';
-${more}`;
+  return `${batchDeclaration("CREATE OR REPLACE FUNCTION", " SET plan_cache_mode = force_generic_plan", "  v_locked BIGINT;\n")}${more}`;
 }
 
 /**
@@ -98,35 +80,13 @@ ${FOLD_NEW_ROW}    outcome := r.o_outcome; trade_no := r.o_trade_no; status := r
 
 export default `
 CREATE FUNCTION xpay_create_order_row(
-  p_trade_nos TEXT[], p_pid BIGINT, p_out_trade_no TEXT, p_family TEXT, p_pay_type TEXT, p_name TEXT, p_amount BIGINT,
-  p_notify_url TEXT, p_return_url TEXT, p_param TEXT, p_clientip TEXT, p_device TEXT, p_extra TEXT, p_now BIGINT, p_expire BIGINT,
-  p_allocate BOOLEAN, p_day_start BIGINT, p_max_offset BIGINT, p_near BIGINT, p_step INTEGER, p_unpaid_since BIGINT,
-  p_require_online BOOLEAN, p_heartbeat_timeout BIGINT, p_only_account BIGINT, p_waiting BOOLEAN,
+${CREATE_PARAMS_026},
   OUT o_outcome TEXT, OUT o_trade_no TEXT, OUT o_status INTEGER, OUT o_fail_reason TEXT, OUT o_account_id BIGINT,
   OUT o_trade_amount BIGINT, OUT o_order_row JSONB, OUT o_account_row JSONB, OUT o_held_us BIGINT)
 LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
-  v_existing orders%ROWTYPE;
-  v_found BOOLEAN;
-  c RECORD;
-  v_any BOOLEAN := false;
-  v_busy BIGINT[] := '{}';
-  v_tried BIGINT[] := '{}';
-  v_rg BIGINT;
-  v_held BOOLEAN := false;
-  v_reason TEXT := '';
-  v_group BIGINT[];
-  v_got INTEGER;
-  v_self BOOLEAN;
-  v_n INTEGER;
-  v_start INTEGER;
-  v_id BIGINT;
-  v_acc BIGINT;
-  v_ta BIGINT;
-  v_status INTEGER := 1;
-  v_locked_at TIMESTAMPTZ;
-  v_t TEXT;
+${ALLOCATION_VARS_026}  v_t TEXT;
   v_try TEXT;
   v_fail TEXT;
   v_lock TEXT;
