@@ -51,9 +51,9 @@ withPostgres(() => {
       // (a connection the pool opened and has not used yet shows no statement)
       const ran = (name: string) => sessions.filter((s) => s.name === name).map((s) => s.query.trim()).filter((q) => q !== "");
       expect(ran(BEATS_APPLICATION_NAME).length).toBeGreaterThan(0);
-      for (const q of ran(BEATS_APPLICATION_NAME)) expect(q).toStartWith("SELECT xpay_client_seen(");
+      for (const q of ran(BEATS_APPLICATION_NAME)) expect(q).toStartWith("SELECT xpay_clients_seen(");
       expect(ran(APPLICATION_NAME).length).toBeGreaterThan(0); // the payment's (its last statement: COMMIT)
-      for (const q of ran(APPLICATION_NAME)) expect(q).not.toContain("xpay_client_seen");
+      for (const q of ran(APPLICATION_NAME)) expect(q).not.toContain("xpay_client");
     });
   }, 60_000);
 });

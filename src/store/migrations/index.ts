@@ -37,6 +37,7 @@ import orderNumberKey from "./041_order_number_key.ts";
 import denseRanges from "./042_dense_ranges.ts";
 import createRow from "./043_create_row.ts";
 import quickBatch from "./044_quick_batch.ts";
+import beatsTogether from "./045_beats_together.ts";
 
 export interface Migration {
   version: number;
@@ -85,4 +86,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 42, name: "dense_ranges", sql: denseRanges },
   { version: 43, name: "create_row", sql: createRow },
   { version: 44, name: "quick_batch", sql: quickBatch },
+  { version: 45, name: "beats_together", sql: beatsTogether },
 ];

@@ -12,6 +12,7 @@ import { assignReport } from "./assign-report.ts";
 import { browseStore } from "./browse.ts";
 import { removeChannel, saveChannel } from "./channel-admin.ts";
 import * as channels from "./channels.ts";
+import { BeatWriter } from "./beats.ts";
 import * as clients from "./clients.ts";
 import { postgresDev } from "./dev.ts";
 import { postgresDevices } from "./devices.ts";
@@ -55,6 +56,8 @@ export class PostgresStore implements Store {
   readonly devices: Store["devices"];
 
   private readonly beats: SQL;
+  /** The beats waiting for the next call (beats.ts); `stats` for the tests and benches. */
+  readonly beatWriter: BeatWriter;
 
   private constructor(private readonly sql: SQL, private readonly url: string, ready: Promise<{ version: number; timezone: string | undefined }>) {
     const db = () => this.db();
@@ -68,6 +71,7 @@ export class PostgresStore implements Store {
     this.devices = postgresDevices(db);
     this.creates = new CreateBatches(db, new CallShare(db, createCallBudget(url)));
     this.beats = openBeatPool(url);
+    this.beatWriter = new BeatWriter(this.beats);
     this.ready = ready;
     ready.catch(() => {}); // the unit that awaits it reports the failure
   }
@@ -148,10 +152,10 @@ export class PostgresStore implements Store {
   listRefusalCounts: Store["listRefusalCounts"] = async (f) => refusals.listRefusalCounts(await this.db(), f.limit ?? 20);
   pruneHistory: Store["pruneHistory"] = async (b) => pruneBatch(await this.db(), b);
 
-  /** On the beats' pool, whose commits do not wait for their flush (open.ts openBeatPool). */
-  recordClientSeen: Store["recordClientSeen"] = async (c, ids, history, o) => {
+  /** With the other beats waiting, on the beats' pool, whose commits do not wait for their flush (beats.ts, open.ts openBeatPool). */
+  recordClientSeen: Store["recordClientSeen"] = async (client, accountIds, history, o = {}) => {
     await this.ready;
-    return clients.recordClientSeen(this.beats, c, ids, history, o);
+    return this.beatWriter.add({ client, accountIds, history, o });
   };
   listClients: Store["listClients"] = async () => clients.listClients(await this.db());
 
