@@ -25,10 +25,11 @@ export const BEATS_APPLICATION_NAME = `${APPLICATION_NAME.slice(0, 57)} beats`;
  * opens, so nothing else ever runs with it). The beat held its phone's client row, and the rows of
  * the accounts it watches, until its flush: one phone's reports were written one flush after
  * another (docs/decisions/stores.md). A beat lost to a crash is a last-seen time a moment older;
- * no payment, order or notification is ever written here. Two connections: a beat is one call.
+ * no payment, order or notification is ever written here. One connection: the instance's beats go
+ * one call at a time, each carrying the beats that waited (beats.ts).
  */
 export function openBeatPool(url: string) {
-  return new SQL(url, { max: 2, idleTimeout: 60, connectionTimeout: 10, connection: { application_name: BEATS_APPLICATION_NAME, synchronous_commit: "off" } });
+  return new SQL(url, { max: 1, idleTimeout: 60, connectionTimeout: 10, connection: { application_name: BEATS_APPLICATION_NAME, synchronous_commit: "off" } });
 }
 
 export function openPool(url: string, access: PoolAccess, max = DEFAULT_POOL) {
