@@ -118,6 +118,15 @@ export async function costReader(adminUrl: string) {
         query: String(r.query).replace(/\s+/g, " ").replace(/^SELECT .*? FROM (\w+)\(.*/, "SELECT ... FROM $1(...)").slice(0, 100), calls: Number(r.calls), meanMs: Number(r.mean_exec_time), rows: Number(r.rows), totalMs: Number(r.total_exec_time),
       }));
     },
+    /** Statements planned during the run (track_planning on): plans, calls, mean planning time. */
+    async plans(database: string, limit = 12): Promise<{ query: string; plans: number; calls: number; meanPlanMs: number; toplevel: boolean }[]> {
+      const rows = await sql`
+        SELECT s.query, s.plans, s.calls, s.mean_plan_time, s.toplevel FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        WHERE d.datname = ${database} AND s.plans > 0 ORDER BY s.total_plan_time DESC LIMIT ${limit}`;
+      return rows.map((r: Record<string, unknown>) => ({
+        query: String(r.query).replace(/\s+/g, " ").slice(0, 110), plans: Number(r.plans), calls: Number(r.calls), meanPlanMs: Number(r.mean_plan_time), toplevel: Boolean(r.toplevel),
+      }));
+    },
     close: () => sql.close(),
   };
 }

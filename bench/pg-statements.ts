@@ -6,7 +6,9 @@
 // is waiting, not work. Env: BENCH_ROUNDS (2), BENCH_DURATION (s of reports, 8),
 // BENCH_NOTIFY_ORDERS_PG (500 x duration), BENCH_NOTIFY_CONCURRENCY (16), BENCH_TOP (8),
 // BENCH_CREATE_FIRST (s of native creates before the reports, with ANALYZE after them, as
-// `npm run bench:pg` runs its notifications on the database of its create run; 0: a fresh database).
+// `npm run bench:pg` runs its notifications on the database of its create run; 0: a fresh database),
+// BENCH_PLANS=1 (pg_stat_statements.track_planning on: the statements planned during the reports,
+// with their plans and calls; a statement planned at every call is parsed and planned each time).
 import { resolve } from "node:path";
 import { startCluster } from "../test/pg/cluster.ts";
 import { DURATION } from "./lib.ts";
@@ -27,7 +29,8 @@ const CONCURRENCY = Number(process.env.BENCH_NOTIFY_CONCURRENCY ?? 16);
 const TOP = Number(process.env.BENCH_TOP ?? 8);
 const CREATE_FIRST = Number(process.env.BENCH_CREATE_FIRST ?? 0);
 
-const cluster = await startCluster({ durable: true, settings: COST_SETTINGS });
+const PLANS = process.env.BENCH_PLANS === "1";
+const cluster = await startCluster({ durable: true, settings: PLANS ? { ...COST_SETTINGS, "pg_stat_statements.track_planning": "on" } : COST_SETTINGS });
 const cost = await costReader(cluster.url("postgres"));
 try {
   for (let round = 1; round <= ROUNDS; round++) {
@@ -50,6 +53,12 @@ try {
             `${(calls / Math.max(1, r.delivered)).toFixed(2)} statements a notification`,
         );
         for (const s of all.slice(0, TOP)) console.log(`  ${String(s.calls).padStart(6)} x ${s.meanMs.toFixed(3)} ms  ${s.query}`);
+        if (PLANS) {
+          console.log("  inside functions (calls x mean time):");
+          for (const s of await cost.statements(arm.database!, TOP, true)) console.log(`  ${String(s.calls).padStart(6)} x ${s.meanMs.toFixed(3)} ms  ${s.query}`);
+          console.log("  planned (plans / calls, mean planning time):");
+          for (const p of await cost.plans(arm.database!)) console.log(`  ${String(p.plans).padStart(6)} / ${String(p.calls).padStart(6)} x ${p.meanPlanMs.toFixed(3)} ms ${p.toplevel ? "" : "(nested) "} ${p.query}`);
+        }
       } finally {
         receiver.stop();
         await arm.stop();
