@@ -9,6 +9,8 @@
 // BENCH_WARMUP (s of reports on orders of their own before each measurement, not measured; 2, as
 // every scenario of `npm run bench`; 0 measures a server's first reports),
 // BENCH_NOTIFY_CONCURRENCY (16),
+// (PostgreSQL's CPU a notification is the whole server's, every backend and its background work,
+// over the measured reports; the arms run one at a time on the one cluster),
 // BENCH_PROFILE=DIR (servers run under `bun --cpu-prof-md`, one profile per process in DIR/<checkout>-<arm>-<round>).
 // The checkouts need node_modules (a symlink will do); the database is seeded by this checkout.
 import { spawnSync } from "node:child_process";
@@ -18,6 +20,7 @@ import { startCluster } from "../test/pg/cluster.ts";
 import { cpuMs, DURATION, percentile, WARMUP } from "./lib.ts";
 import { type ArmName, startArm } from "./pg-arms.ts";
 import { type NotifyResult, startReceiver, warmedNotifyLoad } from "./notify.ts";
+import { serverCpuMs } from "./pg-cost.ts";
 
 const roots = process.argv.slice(2).map((p) => resolve(p));
 if (roots.length === 0) {
@@ -40,7 +43,7 @@ const describe = (root: string) => {
 const labels = roots.map((r, i) => `${String.fromCharCode(65 + i)} ${r} (${describe(r)})`);
 
 const cluster = ARMS.some((a) => a.startsWith("pg")) ? await startCluster({ durable: true }) : null;
-const runs: { checkout: number; arm: ArmName; round: number; r: NotifyResult; cpu: number }[] = [];
+const runs: { checkout: number; arm: ArmName; round: number; r: NotifyResult; cpu: number; pgCpu: number }[] = [];
 const loadAt = [loadAvg()];
 try {
   for (let round = 1; round <= ROUNDS; round++) {
@@ -53,10 +56,19 @@ try {
         const a = await startArm(arm, cluster, { root: roots[c], ...(cwd ? { cwd, bunFlags: [process.env.BENCH_PROFILE_FORMAT === "json" ? "--cpu-prof" : "--cpu-prof-md"] } : {}) });
         try {
           let before = 0;
-          const r = await warmedNotifyLoad(a, receiver, { orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, warmup: WARMUP, beforeReports: async () => void (before = cpuMs(a.pids)) });
+          let pgBefore = 0;
+          const pgCpuMs = () => (cluster && arm !== "sqlite-1" ? serverCpuMs(cluster.dataDir) : Number.NaN);
+          const r = await warmedNotifyLoad(a, receiver, {
+            orders: arm === "sqlite-1" ? ORDERS : ORDERS_PG, concurrency: CONCURRENCY, seconds: DURATION, warmup: WARMUP,
+            beforeReports: async () => {
+              before = cpuMs(a.pids);
+              pgBefore = pgCpuMs();
+            },
+          });
           const cpu = (cpuMs(a.pids) - before) / r.delivered;
-          runs.push({ checkout: c, arm, round, r, cpu });
-          log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification, load generator ${r.clientCpu.toFixed(3)} ms`);
+          const pgCpu = (pgCpuMs() - pgBefore) / r.delivered;
+          runs.push({ checkout: c, arm, round, r, cpu, pgCpu });
+          log(`round ${round} ${arm} ${String.fromCharCode(65 + c)}: ${Math.round(r.perSecond)}/s, p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)} ms, ${r.delivered}/${r.matched} delivered, ${r.failed} failed, ${r.repeats} repeats, ${r.reports} reports of ${r.orders}, stolen ${r.steal.toFixed(1)}%, server CPU ${cpu.toFixed(3)} ms per notification, PostgreSQL ${pgCpu.toFixed(3)} ms, load generator ${r.clientCpu.toFixed(3)} ms`);
         } finally {
           await a.stop();
           receiver.stop();
@@ -76,19 +88,19 @@ const out = [
   "",
   ...labels.map((l) => `- ${l}`),
   "",
-  "| round | setup | checkout | notifications/s | p50 ms | p99 ms | max ms | report answer p99 ms | delivered/matched | repeats | server CPU ms per notification | CPU stolen |",
-  "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ...runs.map(({ checkout, arm, round, r, cpu }) =>
-    `| ${round} | ${arm} | ${String.fromCharCode(65 + checkout)} | ${fmt(r.perSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.max, 1)} | ${fmt(r.reportP99, 1)} | ${r.delivered}/${r.matched} | ${r.repeats} | ${fmt(cpu, 3)} | ${fmt(r.steal, 1)}% |`),
+  "| round | setup | checkout | notifications/s | p50 ms | p99 ms | max ms | report answer p99 ms | delivered/matched | repeats | server CPU ms per notification | PostgreSQL CPU ms per notification | CPU stolen |",
+  "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ...runs.map(({ checkout, arm, round, r, cpu, pgCpu }) =>
+    `| ${round} | ${arm} | ${String.fromCharCode(65 + checkout)} | ${fmt(r.perSecond)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${fmt(r.max, 1)} | ${fmt(r.reportP99, 1)} | ${r.delivered}/${r.matched} | ${r.repeats} | ${fmt(cpu, 3)} | ${fmt(pgCpu, 3)} | ${fmt(r.steal, 1)}% |`),
   "",
-  "| setup | checkout | median notifications/s | median p50 ms | median p99 ms | median server CPU ms per notification | CPU stolen (range) |",
-  "|---|---|---:|---:|---:|---:|---|",
+  "| setup | checkout | median notifications/s | median p50 ms | median p99 ms | median server CPU ms per notification | median PostgreSQL CPU ms per notification | CPU stolen (range) |",
+  "|---|---|---:|---:|---:|---:|---:|---|",
   ...ARMS.flatMap((arm) =>
     roots.map((_, c) => {
       const mine = runs.filter((x) => x.arm === arm && x.checkout === c);
       const rs = mine.map((x) => x.r);
       const st = rs.map((r) => r.steal);
-      return `| ${arm} | ${String.fromCharCode(65 + c)} | ${fmt(med(rs.map((r) => r.perSecond)))} | ${fmt(med(rs.map((r) => r.p50)), 1)} | ${fmt(med(rs.map((r) => r.p99)), 1)} | ${fmt(med(mine.map((x) => x.cpu)), 3)} | ${fmt(Math.min(...st), 1)}-${fmt(Math.max(...st), 1)}% |`;
+      return `| ${arm} | ${String.fromCharCode(65 + c)} | ${fmt(med(rs.map((r) => r.perSecond)))} | ${fmt(med(rs.map((r) => r.p50)), 1)} | ${fmt(med(rs.map((r) => r.p99)), 1)} | ${fmt(med(mine.map((x) => x.cpu)), 3)} | ${fmt(med(mine.map((x) => x.pgCpu)), 3)} | ${fmt(Math.min(...st), 1)}-${fmt(Math.max(...st), 1)}% |`;
     })),
 ];
 console.log(out.join("\n"));
