@@ -8,6 +8,7 @@
 import type { SQL } from "bun";
 import type { AttemptOutcome } from "../../core/store.ts";
 import { attemptError } from "../delivery-rows.ts";
+import { amongIds } from "./listed.ts";
 import { pipelinedUnit } from "./tx.ts";
 
 export interface Ack {
@@ -63,14 +64,15 @@ export function recordAttempts(sql: SQL, acks: Ack[]): Promise<void> {
       INSERT INTO notification_attempts (notification_id, attempted_at, duration_ms, http_status, body, error, acknowledged)
       SELECT id, at, dur, http, body, error, ack
       FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, dur bigint, http integer, body text, error text, ack integer)`;
-    // The rows by their ids (`= ANY`): joined only to the attempts' records, whose count the planner
-    // cannot know (it assumes 100), it read the whole outbox into a hash (1.5 ms at 3 000 rows,
-    // 2026-11-30) where eight lookups of the key do. The merchant is on the row (migration 037).
+    // The rows by their ids: joined only to the attempts' records, whose count the planner cannot
+    // know (it assumes 100), it read the whole outbox into a hash (1.5 ms at 3 000 rows, 2026-11-30)
+    // where eight lookups of the key do. Listed (listed.ts), so the plan is kept: with an array,
+    // batches under ten were planned again each time. The merchant is on the row (migration 037).
     const updated = tx`
       UPDATE notifications n SET attempts = n.attempts + 1, status = a.status, next_attempt_at = a.next, claimed_until = 0,
         delivered_at = CASE WHEN a.status = 'delivered' THEN a.at ELSE n.delivered_at END
       FROM jsonb_to_recordset(${attempts}::text::jsonb) AS a(id bigint, at bigint, status text, next bigint)
-      WHERE n.id = ANY(${acks.map((a) => Math.trunc(a.id))}::bigint[]) AND n.id = a.id
+      WHERE n.id ${amongIds(tx, acks.map((a) => a.id))} AND n.id = a.id
       RETURNING n.id, n.pid`;
     const [, settled] = await Promise.all([inserted, updated]);
     const pidOf = new Map<number, number>(

@@ -11,6 +11,7 @@ import type { Reason } from "../../core/reasons.ts";
 import type { Directory, PayResult, ReportRecord, SettleReportResult, SettleReportUnit } from "../../core/store.ts";
 import type { Order } from "../../core/types.ts";
 import { toOrder } from "../rows.ts";
+import { amongIds } from "./listed.ts";
 import { slotHeld } from "./slots.ts";
 import { getOrder } from "./orders.ts";
 import { payIn } from "./pay.ts";
@@ -23,23 +24,14 @@ import { pipelinedUnit } from "./tx.ts";
 
 type Row = Record<string, unknown>;
 
-/** Up to this many accounts, the orders' read names each account (see ordersByTradeAmount). */
-export const LISTED_ACCOUNTS = 16;
-
 /**
- * The orders that hold `tradeAmount` on the accounts, a seek each in orders_slot. Up to
- * LISTED_ACCOUNTS accounts the statement lists them (`IN ($1, ..., $n)`, a prepared statement per
- * count), so its generic plan knows how many there are and is kept after the first five: with an
- * array (`= ANY($1)`) the generic plan reckons with ten, costs more than the custom plan of a
- * pay type's one to three accounts, and PostgreSQL planned the statement again at every report
- * (0.27-0.28 ms of planning against 0.04 ms to run it, docs/benchmarks.md 2026-12-03 16:33). Past
- * that the array, whose generic plan is then the cheaper one and kept.
+ * The orders that hold `tradeAmount` on the accounts, a seek each in orders_slot; the accounts
+ * listed (listed.ts), so the statement keeps its generic plan where PostgreSQL planned it again at
+ * every report with an array.
  */
 export async function ordersByTradeAmount(tx: SQL, accountIds: number[], tradeAmount: number, since: number): Promise<Order[]> {
   if (accountIds.length === 0) return [];
-  const ids = accountIds.map((id) => Math.trunc(id));
-  const accounts = ids.length <= LISTED_ACCOUNTS ? tx`account_id IN ${tx(ids)}` : tx`account_id = ANY(${ids}::bigint[])`;
-  const rows = await tx`SELECT * FROM orders WHERE ${accounts} AND trade_amount = ${tradeAmount} AND ${slotHeld(tx, since)}`;
+  const rows = await tx`SELECT * FROM orders WHERE account_id ${amongIds(tx, accountIds)} AND trade_amount = ${tradeAmount} AND ${slotHeld(tx, since)}`;
   return rows.map(toOrder);
 }
 

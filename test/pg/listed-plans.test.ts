@@ -1,12 +1,14 @@
-// A report's read of the orders that hold its amount on PostgreSQL (report-match.ts
-// ordersByTradeAmount): it answers what the array statement it replaced answered, with the
-// accounts listed and past LISTED_ACCOUNTS; a paid report's statements are planned once per
-// connection instead of at every report (that read was, with one account); and its settlement reads
-// no order table whole. Planning is counted by pg_stat_statements (track_planning), loaded by this
+// Ids listed in a statement on PostgreSQL (listed.ts): a report's read of the orders that hold its
+// amount (report-match.ts ordersByTradeAmount) answers what the array statement it replaced
+// answered, with the accounts listed and past LISTED; a paid report's statements and its delivery's
+// acknowledgement are planned once per connection instead of at every report (that read was, with
+// one account, and the acknowledgement of a batch under ten); and the settlement reads no order
+// table whole. Planning is counted by pg_stat_statements (track_planning), loaded by this
 // file's own cluster.
 import { SQL } from "bun";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { LISTED_ACCOUNTS, ordersByTradeAmount } from "../../src/store/postgres/report-match.ts";
+import { LISTED } from "../../src/store/postgres/listed.ts";
+import { ordersByTradeAmount } from "../../src/store/postgres/report-match.ts";
 import { slotHeld } from "../../src/store/postgres/slots.ts";
 import { account, claim, create, merchant, settleUnit, T0 } from "../store-contract/harness.ts";
 import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
@@ -36,7 +38,7 @@ withPostgres(() => {
     await onNewDatabase(perFile, "slot_orders_same", { max: 2 }, async (store, sql) => {
       await merchant(store);
       const ids: number[] = [];
-      for (let i = 0; i < LISTED_ACCOUNTS + 4; i++) ids.push((await account(store, { code: `same-${i}` })).id);
+      for (let i = 0; i < LISTED + 4; i++) ids.push((await account(store, { code: `same-${i}` })).id);
       for (const seed of [1, 2, 3]) {
         const r = random(seed);
         const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -61,7 +63,7 @@ withPostgres(() => {
           // From none to every account: both of the read's forms.
           const share = pick([0.05, 0.2, 0.5, 0.95]);
           const accounts = ids.filter(() => r() < share);
-          if (accounts.length <= LISTED_ACCOUNTS) listed++;
+          if (accounts.length <= LISTED) listed++;
           const amount = 1000 + Math.floor(r() * 7);
           const since = T0 + Math.floor(r() * 2_600);
           const names = (xs: { trade_no: string }[]) => xs.map((x) => x.trade_no).sort();
@@ -78,7 +80,7 @@ withPostgres(() => {
     });
   }, 120_000);
 
-  test("a paid report's statements are planned once per connection, not at every report", async () => {
+  test("a paid report's statements and its acknowledgement are planned once per connection, not at every report", async () => {
     await onNewDatabase(perFile, "slot_orders_plans", { max: 1 }, async (store, sql) => {
       await sql`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
       await merchant(store);
@@ -86,7 +88,12 @@ withPostgres(() => {
       const settle = async (i: number) => {
         const order = await create(store, { outTradeNo: `plan-${i}`, amount: 1000 + i * 100 });
         const r = await store.settleReport(settleUnit(claim({ amount: order.tradeAmount! }), { dedupeKey: `plan-${i}` }));
-        expect({ i, outcome: r.outcome, reason: r.reason, tradeNo: r.tradeNo }).toEqual({ i, outcome: "matched", reason: r.reason, tradeNo: order.tradeNo });
+        expect({ i, outcome: r.outcome, tradeNo: r.tradeNo }).toEqual({ i, outcome: "matched", tradeNo: order.tradeNo });
+        // Its notification delivered: the acknowledgement, a batch of one.
+        const at = (T0 + 20) * 1000;
+        await store.recordNotificationAttempt(r.pay!.kind === "paid" ? r.pay!.notificationId! : 0, {
+          attempt: { attemptedAt: at, durationMs: 1, httpStatus: 200, body: "success", error: "", acknowledged: true }, status: "delivered", nextAttemptAt: at,
+        });
       };
       for (let i = 0; i < 8; i++) await settle(i); // the custom plans every prepared statement starts with
       await sql`SELECT pg_stat_statements_reset()`;
@@ -101,6 +108,10 @@ withPostgres(() => {
         SELECT s.calls::int AS calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
         WHERE d.datname = current_database() AND s.toplevel AND s.query LIKE '%FROM orders WHERE account_id IN%'`;
       expect(reads.map((r: { calls: number }) => r.calls)).toEqual([N]);
+      const acks = await sql`
+        SELECT s.calls::int AS calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        WHERE d.datname = current_database() AND s.toplevel AND s.query LIKE 'UPDATE notifications n SET attempts%'`;
+      expect(acks.map((r: { calls: number }) => r.calls)).toEqual([N]);
     });
   }, 120_000);
 
