@@ -13,7 +13,8 @@
 // Env: XPAY_ROOTS=/a,/b (checkouts alternated in each round, ratios against the first; XPAY_ROOT
 // alone is one), BENCH_PG_ROUNDS (2), BENCH_PG_ACCOUNTS (16,64), BENCH_PG_INSTANCES (1,2),
 // BENCH_PG_INFLIGHT (32), BENCH_PG_WARMUP (2: seconds of creates before ANALYZE), BENCH_PG_NESTED=1 (below each
-// setup's line, the statements the functions and triggers ran: calls and µs per create), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
+// setup's line, the statements the functions and triggers ran: calls and µs per create), BENCH_PLANS=1 (below it too,
+// the statements PostgreSQL planned: plans / calls, pg_stat_statements with track_planning), PG_DURABLE=0 (fsync off, to see the locks rather than the disk).
 import { join } from "node:path";
 import { SQL } from "bun";
 import { startCluster } from "../test/pg/cluster.ts";
@@ -30,6 +31,7 @@ const INSTANCES = list(process.env.BENCH_PG_INSTANCES, "1,2");
 const INFLIGHT = Number(process.env.BENCH_PG_INFLIGHT ?? 32);
 const WARMUP = Number(process.env.BENCH_PG_WARMUP ?? 2);
 const NESTED = process.env.BENCH_PG_NESTED === "1";
+const PLANS = process.env.BENCH_PLANS === "1";
 
 interface Checkout {
   root: string;
@@ -52,7 +54,7 @@ async function checkout(root: string): Promise<Checkout> {
 const HELD_TWICE = `SELECT count(*) AS n FROM (SELECT COALESCE(NULLIF(a.report_group, 0), a.id) g, o.trade_amount FROM orders o JOIN channel_accounts a ON a.id = o.account_id
   WHERE o.status = 1 GROUP BY 1, 2 HAVING count(*) > 1) t`;
 
-const cluster = await startCluster({ durable: process.env.PG_DURABLE !== "0", settings: COST_SETTINGS });
+const cluster = await startCluster({ durable: process.env.PG_DURABLE !== "0", settings: PLANS ? { ...COST_SETTINGS, "pg_stat_statements.track_planning": "on" } : COST_SETTINGS });
 const cost = await costReader(cluster.url("postgres"));
 const checkouts = await Promise.all(roots.map(checkout));
 type Store = { createOrder(u: unknown): Promise<{ kind: string; order?: { status: number } }>; end(): Promise<void> };
@@ -105,6 +107,7 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
   const steal = stealPct(before.cpu, cpuTimes());
   const walBytes = await cost.walBytes(before.wal.lsn, wal.lsn);
   const nested = NESTED ? await cost.statements(name, 20, true) : [];
+  const planned = PLANS ? await cost.plans(name, 8) : [];
   const top = (await cost.statements(name)).find((s) => /xpay_create_orders?\(|INSERT INTO orders/.test(s.query));
   const look = new SQL(url, { max: 1 });
   const heldTwice = Number(((await look.unsafe(HELD_TWICE)) as { n: number }[])[0]!.n);
@@ -121,6 +124,7 @@ async function measure(c: Checkout, instances: number, accounts: number, round: 
       `| ${per(syncs, 3)} | ${syncs ? ((wal.syncMs - before.wal.syncMs) / syncs).toFixed(2) : "-"} | ${top ? `${top.calls} / ${top.meanMs.toFixed(3)} / ${top.rows}` : "-"} | ${top ? per(top.calls * top.meanMs, 3) : "-"} ` +
       `| ${hold?.creates ? (hold.micros / hold.creates).toFixed(0) : "-"} | ${(waitedMs / (made + failed)).toFixed(2)} | ${b?.batches ? `${(b.units / b.batches).toFixed(1)} / ${b.busy} / ${b.alone} / ${b.careful}` : "-"} |`,
   );
+  for (const p of planned) results.push(`|   planned | ${p.plans} / ${p.calls} | ${(p.meanPlanMs * 1000).toFixed(1)} µs a plan | ${p.toplevel ? "" : "(nested) "}${p.query} |`);
   for (const st of nested) results.push(`|   nested | ${(st.calls / made).toFixed(2)} calls/create | ${(st.totalMs / made * 1000).toFixed(1)} µs/create | ${(st.meanMs * 1000).toFixed(1)} µs/call | ${st.query} |`);
   console.error(`[pg-creates] round ${round} ${c.root} ${instances} instance(s), ${accounts} accounts: ${Math.round(rate)} creates/s, steal ${steal.toFixed(1)} %, failed ${failed}, held twice ${heldTwice}`);
   return rate;
