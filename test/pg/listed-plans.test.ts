@@ -13,18 +13,7 @@ import { slotHeld } from "../../src/store/postgres/slots.ts";
 import { account, claim, create, merchant, settleUnit, T0 } from "../store-contract/harness.ts";
 import { type PgCluster, startCluster, withPostgres } from "./cluster.ts";
 import { onNewDatabase } from "./new-database.ts";
-
-/** A small deterministic generator (mulberry32), so a failure can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from "../seeded.ts";
 
 withPostgres(() => {
   let cluster: PgCluster;
@@ -40,7 +29,7 @@ withPostgres(() => {
       const ids: number[] = [];
       for (let i = 0; i < LISTED + 4; i++) ids.push((await account(store, { code: `same-${i}` })).id);
       for (const seed of [1, 2, 3]) {
-        const r = random(seed);
+        const r = seeded(seed);
         const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
         // Every status, each of the three end times set or not, a few amounts shared by the accounts.
         const rows = Array.from({ length: 600 }, (_, i) => {
