@@ -9,7 +9,7 @@ import { ff1Digits } from "../../src/core/ff1.ts";
 import { migrate } from "../../src/store/migrate.ts";
 import { MIGRATIONS } from "../../src/store/migrations/index.ts";
 import { SqliteStore } from "../../src/store/sqlite/index.ts";
-import { newStoredTradeNo, publicTradeNo, storedTradeNo } from "../../src/store/sqlite/order-keys.ts";
+import { forgetOrderKeys, knownStored, newStoredTradeNo, publicTradeNo, storedTradeNo } from "../../src/store/sqlite/order-keys.ts";
 import { PUBLIC_TRADE_NO_SQL } from "../../src/store/trade-no.ts";
 import { account, create, merchant, outboxOf, payUnit, T0 } from "../store-contract/harness.ts";
 
@@ -118,5 +118,37 @@ test("orders stored before 041 keep their numbers and are found; a new order of 
   expect((await s.getOrder(a.tradeNo))?.outTradeNo).toBe("NEW-A");
   expect((await s.getOrder(b.tradeNo))?.outTradeNo).toBe("NEW-B");
   expect((await s.getOrder(DAY + ff1.encrypt(String(next + 1).padStart(12, "0"))))?.outTradeNo).toBe("TAKEN");
+  s.close();
+});
+
+test("a stored key read from a row is given back for its public number without a decryption; never for a day that may hold numbers stored as they are", async () => {
+  const s = SqliteStore.open(file());
+  await merchant(s);
+  await account(s);
+  const o = await create(s, { amount: 1000 });
+  const stored = storedTradeNo(s.db, o.tradeNo);
+  expect(stored).toHaveLength(32);
+  // Twelve digits no place encrypts to: only the kept key can give this back, so it shows the decryption skipped.
+  const made = DAY + "999999999999" + stored.slice(20);
+  expect(publicTradeNo(made)).toBe(o.tradeNo);
+  knownStored(s.db, made);
+  expect(storedTradeNo(s.db, o.tradeNo)).toBe(made);
+  forgetOrderKeys(s.db); // the keys read again (after a copy): nothing kept
+  expect(storedTradeNo(s.db, o.tradeNo)).toBe(stored);
+  // A day up to legacy_through may hold an order stored under its public number: such keys are not kept.
+  s.db.query("UPDATE order_number_key SET legacy_through = $d").run({ d: DAY });
+  forgetOrderKeys(s.db);
+  knownStored(s.db, made);
+  expect(storedTradeNo(s.db, o.tradeNo)).toBe(stored);
+  // Past the bound the keys kept start again, and every answer is still the decryption's.
+  s.db.query("UPDATE order_number_key SET legacy_through = '00000000'").run();
+  forgetOrderKeys(s.db);
+  const places = Array.from({ length: 5000 }, (_, i) => newStoredTradeNo(s.db, DAY, i + 1)!);
+  for (const k of places) knownStored(s.db, k);
+  forgetOrderKeys(s.db);
+  const fresh = places.filter((_, i) => i % 97 === 0).map((k) => storedTradeNo(s.db, publicTradeNo(k)));
+  for (const k of places) knownStored(s.db, k);
+  expect(places.filter((_, i) => i % 97 === 0).map((k) => storedTradeNo(s.db, publicTradeNo(k)))).toEqual(fresh);
+  expect(fresh).toEqual(places.filter((_, i) => i % 97 === 0));
   s.close();
 });

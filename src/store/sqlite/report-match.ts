@@ -9,6 +9,7 @@ import type { Directory, PayResult, ReportRecord, SettleReportResult, SettleRepo
 import { SLOT_HELD } from "./slots.ts";
 import { prepared } from "./statement.ts";
 import { getOrder } from "./orders.ts";
+import { knownStored } from "./order-keys.ts";
 import { payOrder } from "./pay.ts";
 import { claimNonce } from "./keyed-clients.ts";
 import { dedupeSeen, insertReport } from "./reports.ts";
@@ -35,6 +36,8 @@ function view(db: Database, directory: () => Directory): MatchView {
       if (accountIds.length === 0) return [];
       // The ids are bound (one statement, prepared once, whatever the accounts), not inlined.
       const rows = ORDERS_BY_AMOUNT(db).all({ ids: JSON.stringify(accountIds), amount: tradeAmount, unpaid_since: since }) as Row[];
+      // The order paid is named again by its public number (its payment, the report row): kept, not decrypted.
+      for (const r of rows) knownStored(db, r.trade_no as string);
       return rows.map(toOrder);
     },
     orderByTradeNo: (tradeNo) => getOrder(db, tradeNo),
