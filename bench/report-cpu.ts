@@ -5,8 +5,8 @@
 // orders are created (not measured), then their phone reports go through app.handle, CONCURRENCY in
 // flight, and the batch ends when every notification has arrived. CPU time of this process per
 // notification (user + system: the report, its settlement, the claim, the attempt, its record, and
-// the receiver, which is the same for every arm), rotating three arms for ROUNDS rounds: old, new,
-// and new again on a third database (the noise floor of the ratio); a full collection before each
+// the receiver, which is the same for every arm), rotating four arms for ROUNDS rounds: each checkout on
+// two databases of its own (the second its noise floor); a full collection before each
 // measured batch, so no arm pays for the garbage of the one before it. No HTTP between client and
 // server, so the noise of the loopback and of the other process is out; the notification itself
 // still goes over loopback to the receiver. The checkouts need node_modules (a symlink will do).
@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { createBodies, createOk } from "./native.ts";
 import { inParallel, type PendingOrder, phoneReport } from "./notify.ts";
 import { PID } from "./seed.ts";
-import { rotate, seededCheckout, twoCheckouts } from "./two-checkouts.ts";
+import { fourArms, rotate, seededCheckout, twoCheckouts } from "./two-checkouts.ts";
 import { PUBLIC_TRADE_NO_SQL } from "../src/store/trade-no.ts";
 
 const { oldRoot, newRoot } = twoCheckouts("bun bench/report-cpu.ts OLD_CHECKOUT NEW_CHECKOUT");
@@ -92,7 +92,7 @@ async function arm(name: string, root: string) {
 }
 
 try {
-  const arms = { old: await arm("old", oldRoot), new: await arm("new", newRoot), "new again": await arm("new-again", newRoot) };
+  const arms = await fourArms(oldRoot, newRoot, arm);
   const verbose = process.env.VERBOSE ? (r: number, last: Record<string, number>) => console.error(`round ${r}: ${Object.entries(last).map(([n, us]) => `${n} ${us.toFixed(0)}`).join(", ")} µs`) : undefined;
   const line = await rotate(arms, ROUNDS, verbose);
   console.log(`report -> paid -> notification through app.handle and the worker, ${ROUNDS} rounds of ${BATCH} per arm (${CONCURRENCY} reports in flight), CPU time per notification: ${line}`);
