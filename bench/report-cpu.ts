@@ -5,8 +5,8 @@
 // orders are created (not measured), then their phone reports go through app.handle, CONCURRENCY in
 // flight, and the batch ends when every notification has arrived. CPU time of this process per
 // notification (user + system: the report, its settlement, the claim, the attempt, its record, and
-// the receiver, which is the same for every arm), rotating four arms for ROUNDS rounds: each checkout on
-// two databases of its own (the second its noise floor); a full collection before each
+// the receiver, which is the same for every arm), rotating four arms for ROUNDS rounds: each
+// checkout on two databases of its own (the second its noise floor); a full collection before each
 // measured batch, so no arm pays for the garbage of the one before it. No HTTP between client and
 // server, so the noise of the loopback and of the other process is out; the notification itself
 // still goes over loopback to the receiver. The checkouts need node_modules (a symlink will do).

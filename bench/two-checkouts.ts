@@ -1,7 +1,8 @@
 // The in-process before/after benches (bench/checkout-cpu.ts, bench/report-cpu.ts): two checkouts'
 // server code loaded in one process, four arms (each checkout on two databases of its own, the
 // second its noise floor) rotated for ROUNDS rounds, so each arm takes every place in a round
-// equally often and each checkout's code runs as often. Each arm measures one batch at a time and answers µs of CPU per unit.
+// equally often and each checkout's code runs as often. Each arm measures one batch at a time and
+// answers µs of CPU per unit.
 import { join, resolve } from "node:path";
 
 /** The two checkouts named on the command line; exits with the usage line without them. */

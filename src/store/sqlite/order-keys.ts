@@ -15,7 +15,6 @@
 import type { Database } from "bun:sqlite";
 import { randomBytes } from "node:crypto";
 import { type DigitCipher, ff1Digits } from "../../core/ff1.ts";
-
 import { publicTradeNo } from "../trade-no.ts";
 
 export { publicTradeNo, publicTradeNoOrNull } from "../trade-no.ts";
